@@ -1,0 +1,162 @@
+#include <gtest/gtest.h>
+
+#include "avocet/chess/position.h"
+
+namespace avocet {
+namespace {
+
+TEST(Fen, RoundTrips) {
+  for (const char* fen : {
+           "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+           "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+           "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+           "r3k2r/8/8/8/8/8/8/R3K2R b Kq - 17 42",
+           "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3",
+       }) {
+    EXPECT_EQ(Position::from_fen(fen).fen(), fen);
+  }
+}
+
+TEST(Fen, FourFieldsDefaultClocks) {
+  EXPECT_EQ(Position::from_fen("8/8/8/4k3/8/8/8/4K3 b - -").fen(), "8/8/8/4k3/8/8/8/4K3 b - - 0 1");
+}
+
+TEST(Fen, ExtraBlanksAreAccepted) {
+  EXPECT_EQ(Position::from_fen("  8/8/8/4k3/8/8/8/4K3   w - -  3  9 ").fen(),
+            "8/8/8/4k3/8/8/8/4K3 w - - 3 9");
+}
+
+// Like python-chess's board.fen(): the en passant square is written only when a legal
+// en passant capture exists.
+TEST(Fen, EnPassantWrittenOnlyWhenCaptureIsLegal) {
+  // No black pawn can capture on e3.
+  EXPECT_EQ(Position::from_fen("4k3/8/8/8/4P3/8/8/4K3 b - e3 0 1").fen(),
+            "4k3/8/8/8/4P3/8/8/4K3 b - - 0 1");
+  // The d4 pawn can capture on e3.
+  EXPECT_EQ(Position::from_fen("4k3/8/8/8/3pP3/8/8/4K3 b - e3 0 1").fen(),
+            "4k3/8/8/8/3pP3/8/8/4K3 b - e3 0 1");
+  // The capture would expose the black king on the fourth rank to the rook.
+  EXPECT_EQ(Position::from_fen("8/8/8/8/R2pP2k/8/8/4K3 b - e3 0 1").fen(),
+            "8/8/8/8/R2pP2k/8/8/4K3 b - - 0 1");
+  // Capturing would empty the fourth rank between the black king and the white queen.
+  EXPECT_EQ(Position::from_fen("8/8/8/8/k2Pp2Q/8/8/3K4 b - d3 0 1").fen(),
+            "8/8/8/8/k2Pp2Q/8/8/3K4 b - - 0 1");
+  // The capturing pawn is pinned diagonally to its king.
+  EXPECT_EQ(Position::from_fen("8/6k1/8/8/3pP3/8/8/B3K3 b - e3 0 1").fen(),
+            "8/6k1/8/8/3pP3/8/8/B3K3 b - - 0 1");
+}
+
+TEST(Fen, KeyIsComputedAndIncremental) {
+  Position pos = Position::start();
+  EXPECT_EQ(pos.key(), pos.compute_key());
+  EXPECT_NE(Position::from_fen("4k3/8/8/8/3pP3/8/8/4K3 b - e3 0 1").key(),
+            Position::from_fen("4k3/8/8/8/3pP3/8/8/4K3 b - - 0 1").key());
+}
+
+struct MalformedFen {
+  const char* fen;
+  const char* message;
+};
+
+class FenErrors : public ::testing::TestWithParam<MalformedFen> {};
+
+TEST_P(FenErrors, RejectedWithSpecificMessage) {
+  try {
+    Position::from_fen(GetParam().fen);
+    FAIL() << "accepted: " << GetParam().fen;
+  } catch (const FenError& e) {
+    EXPECT_STREQ(e.what(), GetParam().message) << GetParam().fen;
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Malformed, FenErrors,
+    ::testing::Values(
+        MalformedFen{"", "FEN is empty"}, MalformedFen{"   ", "FEN is empty"},
+        MalformedFen{"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR",
+                     "FEN has 1 fields; expected 6 (or 4 without the clocks)"},
+        MalformedFen{"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq",
+                     "FEN has 3 fields; expected 6 (or 4 without the clocks)"},
+        MalformedFen{"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0",
+                     "FEN has 5 fields; expected 6 (or 4 without the clocks)"},
+        MalformedFen{"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 x",
+                     "FEN has 7 fields; expected 6 (or 4 without the clocks)"},
+        MalformedFen{"rnbqkbnr/pppppppp/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+                     "piece placement has 7 ranks; expected 8 separated by '/'"},
+        MalformedFen{"rnbqkbnr/pppppppp/8/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+                     "piece placement has 9 ranks; expected 8 separated by '/'"},
+        MalformedFen{"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR/ w KQkq - 0 1",
+                     "piece placement has 9 ranks; expected 8 separated by '/'"},
+        MalformedFen{"rnbqkbnr/ppppxppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+                     "invalid character 'x' in rank 7 of the piece placement"},
+        MalformedFen{"rnbqkbnr/pppppppp/8/8/8/0/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+                     "invalid character '0' in rank 3 of the piece placement"},
+        MalformedFen{"rnbqkbnr/pppppppp/8/8/8/9/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+                     "invalid character '9' in rank 3 of the piece placement"},
+        MalformedFen{"rnbqkbnr/pppppppp/8/8/44/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+                     "rank 4 has two digits in a row"},
+        MalformedFen{"rnbqkbnr/pppppppp/8/8/7/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+                     "rank 4 describes 7 squares; expected 8"},
+        MalformedFen{"rnbqkbnrr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+                     "rank 8 describes 9 squares; expected 8"},
+        MalformedFen{"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBN1p w KQkq - 0 1",
+                     "rank 1 describes 9 squares; expected 8"},
+        MalformedFen{"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq - 0 1",
+                     "side to move must be 'w' or 'b', got 'x'"},
+        MalformedFen{"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR W KQkq - 0 1",
+                     "side to move must be 'w' or 'b', got 'W'"},
+        MalformedFen{"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQxq - 0 1",
+                     "invalid castling field 'KQxq': expected '-' or letters from 'KQkq'"},
+        MalformedFen{"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KKq - 0 1",
+                     "castling field 'KKq' repeats 'K'"},
+        MalformedFen{"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w -- - 0 1",
+                     "invalid castling field '--': expected '-' or letters from 'KQkq'"},
+        MalformedFen{"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq e9 0 1",
+                     "invalid en passant field 'e9': expected '-' or a square"},
+        MalformedFen{"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq x3 0 1",
+                     "invalid en passant field 'x3': expected '-' or a square"},
+        MalformedFen{"rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e4 0 1",
+                     "en passant square e4 is impossible with black to move (must be on rank 3)"},
+        MalformedFen{"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b KQkq e3 0 1",
+                     "en passant square e3 is impossible: no white pawn on e4"},
+        MalformedFen{"rnbqkb1r/pppp1ppp/4n3/4p3/8/8/PPPPPPPP/RNBQKBNR w KQkq e6 0 1",
+                     "en passant square e6 is impossible: e6 and e7 must be empty"},
+        MalformedFen{"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - x 1",
+                     "halfmove clock must be a non-negative integer, got 'x'"},
+        MalformedFen{"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - -1 1",
+                     "halfmove clock must be a non-negative integer, got '-1'"},
+        MalformedFen{"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 0",
+                     "fullmove number must be a positive integer, got '0'"},
+        MalformedFen{"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1.5",
+                     "fullmove number must be a positive integer, got '1.5'"},
+        MalformedFen{"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 99999999999 1",
+                     "halfmove clock '99999999999' is out of range (at most 65535)"},
+        MalformedFen{"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 70000",
+                     "fullmove number '70000' is out of range (at most 65535)"},
+        MalformedFen{"rnbq1bnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQ - 0 1",
+                     "black has 0 kings; expected exactly one"},
+        MalformedFen{"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBKKBNR w kq - 0 1",
+                     "white has 2 kings; expected exactly one"},
+        MalformedFen{"rnbqkbnr/pppppppp/8/8/8/P7/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+                     "white has 9 pawns; at most 8 are possible"},
+        MalformedFen{"rnbqkbnr/pppppppp/8/8/8/N7/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+                     "white has 17 pieces; at most 16 are possible"},
+        MalformedFen{"rnbqkbnP/ppppppp1/8/8/8/8/PPPPPPP1/RNBQKBNR w KQq - 0 1",
+                     "pawn on h8: pawns cannot stand on the first or last rank"},
+        MalformedFen{"4k3/8/8/8/8/8/8/p3K3 w - - 0 1",
+                     "pawn on a1: pawns cannot stand on the first or last rank"},
+        MalformedFen{"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBN1 w KQkq - 0 1",
+                     "castling right 'K' needs the white king on e1 and a rook on h1"},
+        MalformedFen{"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/1NBQKBNR w Qkq - 0 1",
+                     "castling right 'Q' needs the white king on e1 and a rook on a1"},
+        MalformedFen{"1nbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQq - 0 1",
+                     "castling right 'q' needs the black king on e8 and a rook on a8"},
+        MalformedFen{"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkqk - 0 1",
+                     "castling field 'KQkqk' repeats 'k'"},
+        MalformedFen{"4k3/8/8/8/8/8/4R3/4K3 w - - 0 1", "the side not to move (black) is in check"},
+        MalformedFen{"8/8/8/8/8/8/3k4/3K4 b - - 0 1", "the side not to move (white) is in check"},
+        MalformedFen{"4k3/8/5N2/1B6/8/8/8/4RK2 b - - 0 1",
+                     "the side to move is in check from 3 pieces; at most 2 are possible"}));
+
+}  // namespace
+}  // namespace avocet

@@ -1,0 +1,112 @@
+#include "avocet/chess/movegen.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <random>
+#include <set>
+#include <string>
+
+#include "../test_data.h"
+#include "avocet/chess/move_text.h"
+
+namespace avocet {
+namespace {
+
+std::set<std::string> uci_moves(const std::string& fen) {
+  std::set<std::string> moves;
+  for (Move m : legal_moves(Position::from_fen(fen))) moves.insert(to_uci(m));
+  return moves;
+}
+
+TEST(MoveGen, StartPosition) {
+  EXPECT_EQ(legal_moves(Position::start()).size(), 20u);
+  EXPECT_TRUE(uci_moves(std::string(kStartFen)).contains("g1f3"));
+}
+
+TEST(MoveGen, EnPassantThatWouldExposeTheKingIsIllegal) {
+  // After d2d4 the black pawn on e4 may not take: the fourth rank would open to the queen.
+  Position pos = Position::from_fen("8/8/8/8/k3p2Q/8/3P4/3K4 w - - 0 1");
+  pos.play(parse_uci(pos, "d2d4"));
+  EXPECT_EQ(pos.en_passant_square(), Square::None);
+  for (Move m : legal_moves(pos)) EXPECT_NE(m.kind(), MoveKind::EnPassant);
+}
+
+TEST(MoveGen, EnPassantCapturesTheCheckingPawn) {
+  // d7d5+ gives check to the king on e4; exd6 removes the checker (and is the only capture).
+  const auto moves = uci_moves("8/8/8/3pP3/4K3/8/8/7k w - d6 0 1");
+  EXPECT_TRUE(moves.contains("e5d6"));
+}
+
+TEST(MoveGen, CastlingThroughOrOutOfCheckIsIllegal) {
+  const auto through = uci_moves("4k3/8/8/8/8/8/5r2/R3K2R w KQ - 0 1");
+  EXPECT_FALSE(through.contains("e1g1"));
+  EXPECT_TRUE(through.contains("e1c1"));
+  const auto out_of = uci_moves("4k3/8/8/8/8/8/4r3/R3K2R w KQ - 0 1");
+  EXPECT_FALSE(out_of.contains("e1g1"));
+  EXPECT_FALSE(out_of.contains("e1c1"));
+  // b1 attacked does not stop O-O-O: the king never crosses it.
+  const auto b_file = uci_moves("1r2k3/8/8/8/8/8/8/R3K2R w KQ - 0 1");
+  EXPECT_TRUE(b_file.contains("e1c1"));
+  EXPECT_TRUE(b_file.contains("e1g1"));
+  // A piece between king and rook blocks castling.
+  EXPECT_FALSE(uci_moves("4k3/8/8/8/8/8/8/RN2K2R w KQ - 0 1").contains("e1c1"));
+}
+
+TEST(MoveGen, AllFourPromotions) {
+  const auto moves = uci_moves("1n5k/P7/8/8/8/8/8/K7 w - - 0 1");
+  for (const char* m : {"a7a8q", "a7a8r", "a7a8b", "a7a8n", "a7b8q", "a7b8r", "a7b8b", "a7b8n"})
+    EXPECT_TRUE(moves.contains(m)) << m;
+  EXPECT_FALSE(moves.contains("a7a8"));
+}
+
+TEST(MoveGen, DoubleCheckAllowsOnlyKingMoves) {
+  // Rook e1 and bishop b5 both check the king on e8.
+  for (Move m : legal_moves(Position::from_fen("4k3/8/8/1B6/8/8/8/4RK2 b - - 0 1")))
+    EXPECT_EQ(m.from(), Square::E8);
+}
+
+TEST(MoveGen, PinnedPiecesMoveOnlyAlongThePin) {
+  // The e2 rook is pinned by the e8 rook: it may move on the e-file only.
+  for (Move m : legal_moves(Position::from_fen("4r1k1/8/8/8/8/8/4R3/4K3 w - - 0 1"))) {
+    if (m.from() == Square::E2) EXPECT_EQ(file_of(m.to()), File::E) << to_uci(m);
+  }
+  // The d2 bishop is pinned on the e1-a5 diagonal: only c3, b4 and a5 (capture).
+  std::set<std::string> bishop;
+  for (const auto& m : uci_moves("4k3/8/8/q7/8/8/3B4/4K3 w - - 0 1"))
+    if (m.starts_with("d2")) bishop.insert(m);
+  EXPECT_EQ(bishop, (std::set<std::string>{"d2c3", "d2b4", "d2a5"}));
+}
+
+TEST(MoveGen, KingCannotStepAlongTheCheckingRay) {
+  // The king on e1 checked by the rook on e8 may not go to e2 (still on the ray).
+  EXPECT_FALSE(uci_moves("4r1k1/8/8/8/8/8/8/4K3 w - - 0 1").contains("e1e2"));
+}
+
+// Properties on random walks from the fixture positions: the counter agrees with the list,
+// no move leaves the king in check, and the incremental key equals a recomputed one.
+TEST(MoveGen, RandomWalksKeepInvariants) {
+  std::mt19937 rng(11);
+  int positions = 0;
+  for (const auto& c : testing::read_perft_file("perft_random.epd")) {
+    Position pos = Position::from_fen(c.fen);
+    for (int ply = 0; ply < 12; ++ply, ++positions) {
+      const MoveList moves = legal_moves(pos);
+      ASSERT_EQ(moves.size(), count_legal_moves(pos)) << pos.fen();
+      ASSERT_EQ(pos.key(), pos.compute_key()) << pos.fen();
+      ASSERT_EQ(Position::from_fen(pos.fen()).fen(), pos.fen());
+      for (Move m : moves) {
+        Position next = pos;
+        next.play(m);
+        ASSERT_FALSE(next.is_attacked(next.king_square(~next.side_to_move()), next.side_to_move()))
+            << pos.fen() << " " << to_uci(m);
+      }
+      if (moves.empty()) break;
+      pos.play(moves[rng() % moves.size()]);
+    }
+  }
+  EXPECT_GT(positions, 4000);
+}
+
+}  // namespace
+}  // namespace avocet

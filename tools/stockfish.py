@@ -1,0 +1,68 @@
+"""Minimal Stockfish UCI driver over pipes (standard library only).
+
+Example:
+    >>> sf = Stockfish("/usr/games/stockfish")
+    >>> sf.perft("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", 2)
+    (400, {...})
+"""
+
+import subprocess
+import time
+
+DEFAULT_PATH = "/usr/games/stockfish"
+
+
+class Stockfish:
+    def __init__(self, path=DEFAULT_PATH):
+        self.proc = subprocess.Popen(
+            [path], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1
+        )
+        self.send("uci")
+        self.read_until("uciok")
+        self.send("isready")
+        self.read_until("readyok")
+
+    def send(self, line):
+        self.proc.stdin.write(line + "\n")
+        self.proc.stdin.flush()
+
+    def read_until(self, prefix):
+        lines = []
+        while True:
+            line = self.proc.stdout.readline()
+            if not line:
+                raise RuntimeError("stockfish exited")
+            line = line.rstrip("\n")
+            lines.append(line)
+            if line.startswith(prefix):
+                return lines
+
+    def perft(self, fen, depth, moves=()):
+        """Returns (total nodes, {uci move: nodes}, seconds from `go perft` to the total)."""
+        position = f"position fen {fen}" + (" moves " + " ".join(moves) if moves else "")
+        self.send(position)
+        self.send("isready")
+        self.read_until("readyok")
+        start = time.perf_counter()
+        self.send(f"go perft {depth}")
+        lines = self.read_until("Nodes searched")
+        seconds = time.perf_counter() - start
+        per_move = {}
+        for line in lines[:-1]:
+            if ": " in line:
+                move, count = line.split(": ")
+                per_move[move] = int(count)
+        return int(lines[-1].split(":")[1]), per_move, seconds
+
+    def fen(self, fen, moves=()):
+        position = f"position fen {fen}" + (" moves " + " ".join(moves) if moves else "")
+        self.send(position)
+        self.send("d")
+        for line in self.read_until("Checkers"):
+            if line.startswith("Fen: "):
+                return line[5:]
+        raise RuntimeError("no Fen line in stockfish's 'd' output")
+
+    def close(self):
+        self.send("quit")
+        self.proc.wait(timeout=10)
