@@ -16,13 +16,13 @@ import argparse
 import random
 import sys
 
-from stockfish import DEFAULT_PATH, Stockfish
+from uci_engine import STOCKFISH, UciEngine
 
 START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
 
 
 def complete_suite(path, stockfish_path):
-    sf = Stockfish(stockfish_path)
+    sf = UciEngine(stockfish_path)
     for line in open(path):
         fen, *entries = [part.strip() for part in line.strip().split(";")]
         counts = {int(e.split()[0][1:]): int(e.split()[1]) for e in entries}
@@ -38,14 +38,14 @@ def main():
     parser.add_argument("--count", type=int, default=500)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--max-plies", type=int, default=160)
-    parser.add_argument("--stockfish", default=DEFAULT_PATH)
+    parser.add_argument("--stockfish", default=STOCKFISH)
     parser.add_argument("--complete", metavar="FILE")
     args = parser.parse_args()
     if args.complete:
         return complete_suite(args.complete, args.stockfish)
 
     rng = random.Random(args.seed)
-    sf = Stockfish(args.stockfish)
+    sf = UciEngine(args.stockfish)
     seen = set()
     while len(seen) < args.count:
         # Random games, cut at a random ply; a game that ends early is simply dropped.

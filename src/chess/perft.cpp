@@ -4,7 +4,9 @@
 #include <fmt/ostream.h>
 
 #include <algorithm>
+#include <charconv>
 #include <chrono>
+#include <stdexcept>
 
 #include "avocet/chess/move_text.h"
 #include "avocet/chess/movegen.h"
@@ -33,6 +35,37 @@ std::vector<PerftDivision> perft_divide(const Position& pos, int depth) {
   std::sort(divisions.begin(), divisions.end(),
             [](const auto& a, const auto& b) { return to_uci(a.move) < to_uci(b.move); });
   return divisions;
+}
+
+PerftSuiteEntry parse_perft_suite_line(std::string_view line) {
+  PerftSuiteEntry entry;
+  size_t semicolon = line.find(';');
+  entry.fen = std::string(line.substr(0, semicolon));
+  while (semicolon != std::string_view::npos) {
+    const size_t next = line.find(';', semicolon + 1);
+    std::string_view field = line.substr(semicolon + 1, next - semicolon - 1);
+    semicolon = next;
+    while (!field.empty() && field.front() == ' ') field.remove_prefix(1);
+    while (!field.empty() && (field.back() == ' ' || field.back() == '\r')) field.remove_suffix(1);
+    if (field.empty()) continue;
+    int depth = 0;
+    uint64_t nodes = 0;
+    const size_t space = field.find(' ');
+    const bool ok =
+        field[0] == 'D' && space != std::string_view::npos &&
+        std::from_chars(field.data() + 1, field.data() + space, depth).ptr ==
+            field.data() + space &&
+        std::from_chars(field.data() + space + 1, field.data() + field.size(), nodes).ptr ==
+            field.data() + field.size() &&
+        depth >= 1 && depth <= 20;
+    if (!ok)
+      throw std::invalid_argument(
+          fmt::format("perft suite: expected 'D<depth> <nodes>', got '{}'", field));
+    entry.counts.emplace_back(depth, nodes);
+  }
+  if (entry.counts.empty())
+    throw std::invalid_argument(fmt::format("perft suite: no counts on line '{}'", line));
+  return entry;
 }
 
 void write_perft_report(std::ostream& out, const Position& pos, int depth) {

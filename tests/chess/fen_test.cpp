@@ -1,5 +1,8 @@
 #include <gtest/gtest.h>
 
+#include <random>
+
+#include "avocet/chess/movegen.h"
 #include "avocet/chess/position.h"
 
 namespace avocet {
@@ -57,6 +60,8 @@ struct MalformedFen {
   const char* fen;
   const char* message;
 };
+
+void PrintTo(const MalformedFen& c, std::ostream* os) { *os << '"' << c.fen << '"'; }
 
 class FenErrors : public ::testing::TestWithParam<MalformedFen> {};
 
@@ -157,6 +162,44 @@ INSTANTIATE_TEST_SUITE_P(
         MalformedFen{"8/8/8/8/8/8/3k4/3K4 b - - 0 1", "the side not to move (white) is in check"},
         MalformedFen{"4k3/8/5N2/1B6/8/8/8/4RK2 b - - 0 1",
                      "the side to move is in check from 3 pieces; at most 2 are possible"}));
+
+// Random mutations of valid FENs either parse into a position that round-trips and has
+// consistent move generation, or are rejected with FenError; nothing else may happen.
+TEST(Fen, MutatedFensParseOrFailCleanly) {
+  const std::string alphabet = "pnbrqkPNBRQK12345678/ wb-KQkqabcdefgh0123456789x";
+  const std::vector<std::string> seeds = {
+      std::string(kStartFen), "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+      "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3",
+      "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1"};
+  std::mt19937 rng(3);
+  int accepted = 0, rejected = 0;
+  for (int trial = 0; trial < 50000; ++trial) {
+    std::string fen = seeds[rng() % seeds.size()];
+    for (int edits = 1 + rng() % 3; edits > 0; --edits) {
+      const size_t at = rng() % (fen.size() + 1);
+      switch (rng() % 3) {
+        case 0:
+          if (at < fen.size()) fen[at] = alphabet[rng() % alphabet.size()];
+          break;
+        case 1:
+          fen.insert(fen.begin() + at, alphabet[rng() % alphabet.size()]);
+          break;
+        default:
+          if (at < fen.size()) fen.erase(at, 1);
+      }
+    }
+    try {
+      const Position pos = Position::from_fen(fen);
+      ++accepted;
+      ASSERT_EQ(Position::from_fen(pos.fen()).fen(), pos.fen()) << fen;
+      ASSERT_EQ(legal_moves(pos).size(), count_legal_moves(pos)) << fen;
+    } catch (const FenError&) {
+      ++rejected;
+    }
+  }
+  EXPECT_GT(accepted, 1000);
+  EXPECT_GT(rejected, 1000);
+}
 
 }  // namespace
 }  // namespace avocet

@@ -69,7 +69,9 @@ TEST(MoveGen, DoubleCheckAllowsOnlyKingMoves) {
 TEST(MoveGen, PinnedPiecesMoveOnlyAlongThePin) {
   // The e2 rook is pinned by the e8 rook: it may move on the e-file only.
   for (Move m : legal_moves(Position::from_fen("4r1k1/8/8/8/8/8/4R3/4K3 w - - 0 1"))) {
-    if (m.from() == Square::E2) EXPECT_EQ(file_of(m.to()), File::E) << to_uci(m);
+    if (m.from() == Square::E2) {
+      EXPECT_EQ(file_of(m.to()), File::E) << to_uci(m);
+    }
   }
   // The d2 bishop is pinned on the e1-a5 diagonal: only c3, b4 and a5 (capture).
   std::set<std::string> bishop;

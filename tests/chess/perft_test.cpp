@@ -63,3 +63,22 @@ TEST(Perft, RandomPositionsMatchStockfish) { check_suite("perft_random.epd", 500
 
 }  // namespace
 }  // namespace avocet
+
+namespace avocet {
+namespace {
+
+TEST(PerftSuiteLine, Parses) {
+  const PerftSuiteEntry e = parse_perft_suite_line("8/8/8/4k3/8/8/8/4K3 w - - 0 1; D1 5; D2 25 ");
+  EXPECT_EQ(e.fen, "8/8/8/4k3/8/8/8/4K3 w - - 0 1");
+  ASSERT_EQ(e.counts.size(), 2u);
+  EXPECT_EQ(e.counts[1], std::make_pair(2, uint64_t{25}));
+}
+
+TEST(PerftSuiteLine, RejectsMalformed) {
+  for (const char* line : {"8/8/8/4k3/8/8/8/4K3 w - - 0 1", "fen; X1 5", "fen; D1 five", "fen; D 5",
+                           "fen; D0 1", "fen; D1"})
+    EXPECT_THROW(parse_perft_suite_line(line), std::invalid_argument) << line;
+}
+
+}  // namespace
+}  // namespace avocet

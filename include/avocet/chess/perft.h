@@ -4,6 +4,9 @@
 
 #include <cstdint>
 #include <ostream>
+#include <string>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 #include "avocet/chess/move.h"
@@ -20,6 +23,15 @@ struct PerftDivision {
 
 // Perft below each legal move, in the order of UCI text (as Stockfish's `go perft` lists).
 std::vector<PerftDivision> perft_divide(const Position& pos, int depth);
+
+// One line of a perft suite: `FEN; D1 20; D2 400; ...`.
+struct PerftSuiteEntry {
+  std::string fen;
+  std::vector<std::pair<int, uint64_t>> counts;  // (depth, nodes), as listed
+};
+
+// Parses one suite line; throws std::invalid_argument naming what is malformed.
+PerftSuiteEntry parse_perft_suite_line(std::string_view line);
 
 // Writes `move: nodes` per legal move, then `Nodes searched: N`, the time and the speed,
 // as `avocet perft` and the UCI command `go perft` print it.

@@ -1,7 +1,7 @@
-"""Minimal Stockfish UCI driver over pipes (standard library only).
+"""Minimal UCI engine driver over pipes (standard library only): Stockfish or Avocet.
 
 Example:
-    >>> sf = Stockfish("/usr/games/stockfish")
+    >>> sf = UciEngine(STOCKFISH)
     >>> sf.perft("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", 2)
     (400, {...})
 """
@@ -9,11 +9,11 @@ Example:
 import subprocess
 import time
 
-DEFAULT_PATH = "/usr/games/stockfish"
+STOCKFISH = "/usr/games/stockfish"
 
 
-class Stockfish:
-    def __init__(self, path=DEFAULT_PATH):
+class UciEngine:
+    def __init__(self, path=STOCKFISH):
         self.proc = subprocess.Popen(
             [path], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1
         )
@@ -31,7 +31,7 @@ class Stockfish:
         while True:
             line = self.proc.stdout.readline()
             if not line:
-                raise RuntimeError("stockfish exited")
+                raise RuntimeError("the engine exited")
             line = line.rstrip("\n")
             lines.append(line)
             if line.startswith(prefix):
