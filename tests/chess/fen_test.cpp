@@ -168,7 +168,8 @@ INSTANTIATE_TEST_SUITE_P(
 TEST(Fen, MutatedFensParseOrFailCleanly) {
   const std::string alphabet = "pnbrqkPNBRQK12345678/ wb-KQkqabcdefgh0123456789x";
   const std::vector<std::string> seeds = {
-      std::string(kStartFen), "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+      std::string(kStartFen),
+      "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
       "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3",
       "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1"};
   std::mt19937 rng(3);
