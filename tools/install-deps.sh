@@ -3,7 +3,8 @@
 # Usage: tools/install-deps.sh [extra packages...]
 set -euo pipefail
 
-packages=(g++ cmake make libeigen3-dev libfmt-dev libcxxopts-dev libgtest-dev clang-format
+packages=(g++ cmake make libeigen3-dev libfmt-dev libcxxopts-dev libgtest-dev nlohmann-json3-dev
+          clang-format
           stockfish "$@")
 
 missing=()

@@ -1,0 +1,40 @@
+// The one interface through which search and benches see a network: a position and its
+// legal moves in, a win probability per move out (the probability that the side to move
+// wins after playing it, draws counting half, in [0, 1]).
+#pragma once
+
+#include <memory>
+#include <span>
+#include <string>
+
+#include "avocet/chess/move.h"
+#include "avocet/chess/position.h"
+#include "avocet/nn/network.h"
+
+namespace avocet::nn {
+
+class Evaluator {
+ public:
+  virtual ~Evaluator() = default;
+
+  // win_probability[i] for moves[i]. Evaluators reuse their workspaces: after the first
+  // call of a given size, evaluating allocates nothing.
+  virtual void evaluate(const Position& pos, std::span<const Move> moves,
+                        std::span<float> win_probability) = 0;
+
+  // The value-bin log-probabilities behind the win probabilities, row-major
+  // [moves.size() x bins()]; for debugging and parity tests.
+  virtual void evaluate_bins(const Position& pos, std::span<const Move> moves,
+                             std::span<float> log_probabilities) = 0;
+
+  virtual int bins() const = 0;
+  virtual std::string description() const = 0;
+};
+
+// An evaluator for `network`; each thread needs its own (they share the weights).
+std::unique_ptr<Evaluator> make_evaluator(std::shared_ptr<const Network> network);
+
+// Win probability behind K value-bin log-probabilities: sum_i p_i * (i + 0.5) / K.
+float expected_win_probability(std::span<const float> log_probabilities);
+
+}  // namespace avocet::nn

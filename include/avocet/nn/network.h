@@ -1,0 +1,69 @@
+// A network loaded from a weights file: its configuration (from the safetensors metadata),
+// the trunk and the family's head. Immutable once loaded and shared by every evaluator.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "avocet/nn/safetensors.h"
+#include "avocet/nn/transformer.h"
+
+namespace avocet::nn {
+
+enum class Family { Searchless, House };
+
+struct NetworkConfig {
+  Family family = Family::House;
+  int d_model = 0, layers = 0, heads = 0, ffn_dim = 0, bins = 0;
+  int head_dim = 0;     // house: width of the move head's hidden layer
+  bool mirror = false;  // house: Black to move is seen as White (board flipped)
+  std::string name;
+
+  int vocabulary() const;
+  int sequence_length() const;
+};
+
+// Every tensor a network of `config` has, with its exact shape.
+std::vector<std::pair<std::string, std::vector<int64_t>>> expected_tensors(const NetworkConfig& c);
+
+// House head: logits = W_out gelu(W_from h[from] + W_to h[to] + promotion[p] + b) + b_out.
+struct HouseHead {
+  Matrix from, to;      // [head_dim, d]
+  Matrix promotion;     // [5, head_dim]: none, knight, bishop, rook, queen
+  Vector bias;          // [head_dim]
+  Matrix out;           // [bins, head_dim]
+  Vector out_bias;      // [bins]
+};
+
+// Searchless head: logits = W h[last] + b.
+struct SearchlessHead {
+  Matrix weight;  // [bins, d]
+  Vector bias;    // [bins]
+};
+
+class Network {
+ public:
+  // Reads and validates everything; throws WeightsError naming the file and the tensor.
+  static std::shared_ptr<const Network> load(const SafetensorsFile& file);
+  static std::shared_ptr<const Network> load_file(const std::string& path);
+
+  const NetworkConfig& config() const { return config_; }
+  const TrunkWeights& trunk() const { return trunk_; }
+  const HouseHead& house_head() const { return house_; }
+  const SearchlessHead& searchless_head() const { return searchless_; }
+  // FNV-1a over the file's bytes, for telling nets apart in logs.
+  uint64_t hash() const { return hash_; }
+  std::string description() const;
+
+ private:
+  NetworkConfig config_;
+  TrunkWeights trunk_;
+  HouseHead house_;
+  SearchlessHead searchless_;
+  uint64_t hash_ = 0;
+};
+
+}  // namespace avocet::nn

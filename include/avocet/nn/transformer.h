@@ -1,0 +1,54 @@
+// The transformer trunk shared by both network families, in Eigen (row-major, fp32):
+// token embedding x sqrt(d) + learned positions, L pre-LayerNorm blocks (multi-head
+// self-attention without biases or mask, then a SwiGLU MLP W3(silu(W1 x) * W2 x) without
+// biases), and a final LayerNorm.
+#pragma once
+
+#include <vector>
+
+#include <Eigen/Core>
+
+namespace avocet::nn {
+
+using Matrix = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+using Vector = Eigen::Matrix<float, 1, Eigen::Dynamic, Eigen::RowMajor>;
+
+inline constexpr float kLayerNormEpsilon = 1e-5f;
+
+struct LayerNormWeights {
+  Vector scale, offset;  // [d]
+};
+
+struct BlockWeights {
+  LayerNormWeights attention_norm;
+  Matrix qkv;  // [3d, d]: W_q, W_k, W_v stacked, each [d_out = d, d_in = d]
+  Matrix out;  // [d, d]
+  LayerNormWeights mlp_norm;
+  Matrix gate_up;  // [2f, d]: W1 then W2
+  Matrix down;     // [d, f]: W3
+};
+
+struct TrunkWeights {
+  int d_model = 0, heads = 0, ffn_dim = 0, sequence_length = 0;
+  Matrix embedding;  // [vocabulary, d]
+  Matrix positions;  // [sequence_length, d]
+  std::vector<BlockWeights> blocks;
+  LayerNormWeights final_norm;
+};
+
+// Scratch matrices reused across evaluations, sized for up to `rows` token rows.
+struct TrunkWorkspace {
+  Matrix x, normed, qkv, attention, scores, hidden;
+  int capacity = 0;
+  void reserve(const TrunkWeights& w, int rows);
+};
+
+// Runs the trunk over `batch` sequences of `sequence_length` tokens each. `tokens` holds
+// batch * sequence_length token ids; the output is ws.x.topRows(batch * sequence_length)
+// after the final LayerNorm ([rows, d]).
+void run_trunk(const TrunkWeights& w, const int* tokens, int batch, TrunkWorkspace& ws);
+
+// Row-wise LayerNorm, in place.
+void layer_norm(Eigen::Ref<Matrix> x, const LayerNormWeights& w, Eigen::Ref<Matrix> out);
+
+}  // namespace avocet::nn

@@ -1,0 +1,195 @@
+#include "avocet/nn/network.h"
+
+#include <charconv>
+#include <set>
+
+#include <fmt/format.h>
+
+#include "avocet/nn/action_table.h"
+#include "avocet/nn/tokenizer.h"
+
+namespace avocet::nn {
+
+namespace {
+
+constexpr int kFormatVersion = 1;
+
+int parse_positive(const SafetensorsFile& file, const std::string& key) {
+  const std::string& text = file.meta(key);
+  int value = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (ec != std::errc() || end != text.data() + text.size() || value <= 0 || value > 1 << 20)
+    throw WeightsError(fmt::format("{}: metadata '{}' must be a positive integer, got '{}'",
+                                   file.label(), key, text));
+  return value;
+}
+
+Matrix to_matrix(const std::vector<float>& values, int rows, int cols) {
+  return Eigen::Map<const Matrix>(values.data(), rows, cols);
+}
+
+Vector to_vector(const std::vector<float>& values) {
+  return Eigen::Map<const Vector>(values.data(), Eigen::Index(values.size()));
+}
+
+NetworkConfig read_config(const SafetensorsFile& file) {
+  const std::string& version = file.meta("format_version");
+  if (version != std::to_string(kFormatVersion))
+    throw WeightsError(fmt::format("{}: format_version '{}' is not supported (expected {})",
+                                   file.label(), version, kFormatVersion));
+  NetworkConfig c;
+  const std::string& family = file.meta("family");
+  if (family == "house")
+    c.family = Family::House;
+  else if (family == "searchless")
+    c.family = Family::Searchless;
+  else
+    throw WeightsError(fmt::format(
+        "{}: family '{}' is not implemented (expected 'house' or 'searchless')", file.label(),
+        family));
+  c.d_model = parse_positive(file, "d_model");
+  c.layers = parse_positive(file, "layers");
+  c.heads = parse_positive(file, "heads");
+  c.ffn_dim = parse_positive(file, "ffn_dim");
+  c.bins = parse_positive(file, "bins");
+  if (c.d_model % c.heads != 0)
+    throw WeightsError(fmt::format("{}: d_model {} is not a multiple of heads {}", file.label(),
+                                   c.d_model, c.heads));
+  if (c.family == Family::House) {
+    c.head_dim = parse_positive(file, "head_dim");
+    const std::string& mirror = file.meta("mirror");
+    if (mirror != "true" && mirror != "false")
+      throw WeightsError(fmt::format("{}: metadata 'mirror' must be 'true' or 'false', got '{}'",
+                                     file.label(), mirror));
+    c.mirror = mirror == "true";
+  }
+  const auto name = file.metadata().find("name");
+  c.name = name != file.metadata().end() ? name->second : "unnamed";
+  return c;
+}
+
+uint64_t fnv1a(const SafetensorsFile& file) {
+  uint64_t hash = 0xcbf29ce484222325ULL;
+  auto mix = [&](std::span<const std::byte> bytes) {
+    for (std::byte b : bytes) hash = (hash ^ uint64_t(b)) * 0x100000001b3ULL;
+  };
+  for (const auto& [name, info] : file.tensors()) {
+    mix(std::as_bytes(std::span(name)));
+    mix(info.bytes);
+  }
+  return hash;
+}
+
+}  // namespace
+
+int NetworkConfig::vocabulary() const {
+  return family == Family::Searchless ? kActionCount : kAlphabetSize;
+}
+
+int NetworkConfig::sequence_length() const {
+  return family == Family::Searchless ? kFenTokens + 2 : kFenTokens;
+}
+
+std::vector<std::pair<std::string, std::vector<int64_t>>> expected_tensors(const NetworkConfig& c) {
+  const int64_t d = c.d_model, f = c.ffn_dim;
+  std::vector<std::pair<std::string, std::vector<int64_t>>> t = {
+      {"embed.weight", {c.vocabulary(), d}},
+      {"pos_embed.weight", {c.sequence_length(), d}},
+  };
+  for (int i = 0; i < c.layers; ++i) {
+    const std::string p = fmt::format("layers.{}.", i);
+    t.push_back({p + "ln1.weight", {d}});
+    t.push_back({p + "ln1.bias", {d}});
+    for (const char* w : {"attn.q.weight", "attn.k.weight", "attn.v.weight", "attn.o.weight"})
+      t.push_back({p + w, {d, d}});
+    t.push_back({p + "ln2.weight", {d}});
+    t.push_back({p + "ln2.bias", {d}});
+    t.push_back({p + "mlp.w1.weight", {f, d}});
+    t.push_back({p + "mlp.w2.weight", {f, d}});
+    t.push_back({p + "mlp.w3.weight", {d, f}});
+  }
+  t.push_back({"ln_f.weight", {d}});
+  t.push_back({"ln_f.bias", {d}});
+  if (c.family == Family::Searchless) {
+    t.push_back({"head.weight", {c.bins, d}});
+    t.push_back({"head.bias", {c.bins}});
+  } else {
+    const int64_t h = c.head_dim;
+    t.push_back({"head.from_square.weight", {h, d}});
+    t.push_back({"head.to_square.weight", {h, d}});
+    t.push_back({"head.promotion.weight", {5, h}});
+    t.push_back({"head.bias", {h}});
+    t.push_back({"head.out.weight", {c.bins, h}});
+    t.push_back({"head.out.bias", {c.bins}});
+  }
+  return t;
+}
+
+std::shared_ptr<const Network> Network::load(const SafetensorsFile& file) {
+  auto net = std::make_shared<Network>();
+  net->config_ = read_config(file);
+  const NetworkConfig& c = net->config_;
+
+  // Exactly the expected tensors: none missing (read() names it), none extra.
+  std::set<std::string> expected;
+  for (const auto& [name, shape] : expected_tensors(c)) expected.insert(name);
+  for (const auto& [name, info] : file.tensors())
+    if (!expected.contains(name))
+      throw WeightsError(fmt::format("{}: unexpected tensor '{}' for a {} network", file.label(),
+                                     name, file.meta("family")));
+
+  const int d = c.d_model, f = c.ffn_dim;
+  auto matrix = [&](const std::string& name, int rows, int cols) {
+    return to_matrix(file.read(name, {rows, cols}), rows, cols);
+  };
+  auto vector = [&](const std::string& name, int size) {
+    return to_vector(file.read(name, {size}));
+  };
+
+  TrunkWeights& trunk = net->trunk_;
+  trunk.d_model = d;
+  trunk.heads = c.heads;
+  trunk.ffn_dim = f;
+  trunk.sequence_length = c.sequence_length();
+  trunk.embedding = matrix("embed.weight", c.vocabulary(), d);
+  trunk.positions = matrix("pos_embed.weight", c.sequence_length(), d);
+  for (int i = 0; i < c.layers; ++i) {
+    const std::string p = fmt::format("layers.{}.", i);
+    BlockWeights b;
+    b.attention_norm = {vector(p + "ln1.weight", d), vector(p + "ln1.bias", d)};
+    b.qkv.resize(3 * d, d);
+    b.qkv << matrix(p + "attn.q.weight", d, d), matrix(p + "attn.k.weight", d, d),
+        matrix(p + "attn.v.weight", d, d);
+    b.out = matrix(p + "attn.o.weight", d, d);
+    b.mlp_norm = {vector(p + "ln2.weight", d), vector(p + "ln2.bias", d)};
+    b.gate_up.resize(2 * f, d);
+    b.gate_up << matrix(p + "mlp.w1.weight", f, d), matrix(p + "mlp.w2.weight", f, d);
+    b.down = matrix(p + "mlp.w3.weight", d, f);
+    trunk.blocks.push_back(std::move(b));
+  }
+  trunk.final_norm = {vector("ln_f.weight", d), vector("ln_f.bias", d)};
+
+  if (c.family == Family::Searchless) {
+    net->searchless_ = {matrix("head.weight", c.bins, d), vector("head.bias", c.bins)};
+  } else {
+    const int h = c.head_dim;
+    net->house_ = {matrix("head.from_square.weight", h, d),    matrix("head.to_square.weight", h, d),
+                   matrix("head.promotion.weight", 5, h), vector("head.bias", h),
+                   matrix("head.out.weight", c.bins, h), vector("head.out.bias", c.bins)};
+  }
+  net->hash_ = fnv1a(file);
+  return net;
+}
+
+std::shared_ptr<const Network> Network::load_file(const std::string& path) {
+  return load(SafetensorsFile::open(path));
+}
+
+std::string Network::description() const {
+  const NetworkConfig& c = config_;
+  return fmt::format("{} ({} d={} L={} heads={} ffn={} bins={}{}) hash {:016x}", c.name,
+                     c.family == Family::House ? "house" : "searchless", c.d_model, c.layers,
+                     c.heads, c.ffn_dim, c.bins, c.mirror ? " mirror" : "", hash_);
+}
+
+}  // namespace avocet::nn

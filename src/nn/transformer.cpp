@@ -1,0 +1,83 @@
+#include "avocet/nn/transformer.h"
+
+#include <cmath>
+
+namespace avocet::nn {
+
+void TrunkWorkspace::reserve(const TrunkWeights& w, int rows) {
+  if (rows <= capacity) return;
+  const int d = w.d_model, t = w.sequence_length;
+  x.resize(rows, d);
+  normed.resize(rows, d);
+  qkv.resize(rows, 3 * d);
+  attention.resize(rows, d);
+  scores.resize(t, t);
+  hidden.resize(rows, 2 * w.ffn_dim);
+  capacity = rows;
+}
+
+void layer_norm(Eigen::Ref<Matrix> x, const LayerNormWeights& w, Eigen::Ref<Matrix> out) {
+  const float inverse_d = 1.0f / float(x.cols());
+  for (Eigen::Index r = 0; r < x.rows(); ++r) {
+    const auto row = x.row(r).array();
+    const float mean = row.sum() * inverse_d;
+    const float variance = (row - mean).square().sum() * inverse_d;
+    const float scale = 1.0f / std::sqrt(variance + kLayerNormEpsilon);
+    out.row(r).array() = (row - mean) * scale * w.scale.array() + w.offset.array();
+  }
+}
+
+namespace {
+
+// Softmax over each row of `s`, in place.
+void softmax_rows(Eigen::Ref<Matrix> s) {
+  for (Eigen::Index r = 0; r < s.rows(); ++r) {
+    auto row = s.row(r).array();
+    row = (row - row.maxCoeff()).exp();
+    row /= row.sum();
+  }
+}
+
+}  // namespace
+
+void run_trunk(const TrunkWeights& w, const int* tokens, int batch, TrunkWorkspace& ws) {
+  const int d = w.d_model, t = w.sequence_length, f = w.ffn_dim;
+  const int head_size = d / w.heads;
+  const int rows = batch * t;
+  ws.reserve(w, rows);
+  auto x = ws.x.topRows(rows);
+  auto normed = ws.normed.topRows(rows);
+  auto qkv = ws.qkv.topRows(rows);
+  auto attention = ws.attention.topRows(rows);
+  auto hidden = ws.hidden.topRows(rows);
+
+  const float embedding_scale = std::sqrt(float(d));
+  for (int r = 0; r < rows; ++r)
+    x.row(r) = w.embedding.row(tokens[r]) * embedding_scale + w.positions.row(r % t);
+
+  const float score_scale = 1.0f / std::sqrt(float(head_size));
+  for (const BlockWeights& block : w.blocks) {
+    layer_norm(x, block.attention_norm, normed);
+    qkv.noalias() = normed * block.qkv.transpose();
+    for (int b = 0; b < batch; ++b) {
+      for (int h = 0; h < w.heads; ++h) {
+        const auto q = qkv.block(b * t, h * head_size, t, head_size);
+        const auto k = qkv.block(b * t, d + h * head_size, t, head_size);
+        const auto v = qkv.block(b * t, 2 * d + h * head_size, t, head_size);
+        ws.scores.noalias() = (q * k.transpose()) * score_scale;
+        softmax_rows(ws.scores);
+        attention.block(b * t, h * head_size, t, head_size).noalias() = ws.scores * v;
+      }
+    }
+    x.noalias() += attention * block.out.transpose();
+
+    layer_norm(x, block.mlp_norm, normed);
+    hidden.noalias() = normed * block.gate_up.transpose();
+    auto gate = hidden.leftCols(f).array();
+    gate = gate / (1.0f + (-gate).exp()) * hidden.rightCols(f).array();
+    x.noalias() += hidden.leftCols(f) * block.down.transpose();
+  }
+  layer_norm(x, w.final_norm, x);
+}
+
+}  // namespace avocet::nn

@@ -1,0 +1,75 @@
+// Network outputs against the PyTorch reference (tools/reference_model.py): per-move value-bin
+// log-probabilities for every legal move (listed by Stockfish) of each parity position.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <fstream>
+#include <map>
+#include <nlohmann/json.hpp>
+
+#include "../test_data.h"
+#include "avocet/chess/move_text.h"
+#include "avocet/chess/movegen.h"
+#include "avocet/nn/evaluator.h"
+
+namespace avocet::nn {
+namespace {
+
+constexpr float kTolerance = 1e-4f;
+
+void check_parity(const std::string& model) {
+  const auto network = Network::load_file(testing::data_path(model + ".safetensors"));
+  const auto evaluator = make_evaluator(network);
+  std::ifstream file(testing::data_path(model + ".golden.json"));
+  ASSERT_TRUE(file);
+  const nlohmann::json golden = nlohmann::json::parse(file);
+  ASSERT_GE(golden.size(), 20u);
+
+  float worst = 0.0f;
+  int moves_checked = 0;
+  std::vector<float> log_probs, win;
+  for (const auto& c : golden) {
+    const Position pos = Position::from_fen(c["fen"].get<std::string>());
+    const MoveList moves = legal_moves(pos);
+    ASSERT_EQ(moves.size(), c["moves"].size()) << pos.fen();
+    const int k = evaluator->bins();
+    log_probs.resize(moves.size() * k);
+    win.resize(moves.size());
+    evaluator->evaluate_bins(pos, {moves.begin(), moves.size()}, log_probs);
+    evaluator->evaluate(pos, {moves.begin(), moves.size()}, win);
+    for (size_t i = 0; i < moves.size(); ++i) {
+      const auto& expected = c["moves"].at(to_uci(moves[i]));
+      ASSERT_EQ(int(expected.size()), k);
+      std::vector<float> row(expected.begin(), expected.end());
+      for (int j = 0; j < k; ++j) worst = std::max(worst, std::abs(log_probs[i * k + j] - row[j]));
+      EXPECT_NEAR(win[i], expected_win_probability(row), kTolerance);
+      ++moves_checked;
+    }
+  }
+  EXPECT_LE(worst, kTolerance) << model;
+  EXPECT_GT(moves_checked, 400);
+  std::cout << model << ": " << moves_checked << " moves, max |log p - reference| = " << worst
+            << "\n";
+}
+
+TEST(Parity, HouseFamily) { check_parity("tiny_house"); }
+TEST(Parity, HouseFamilyMirroredBf16) { check_parity("tiny_house_mirror_bf16"); }
+TEST(Parity, SearchlessFamily) { check_parity("tiny_searchless"); }
+
+TEST(Evaluator, WinProbabilitiesAreInRangeAndRepeatable) {
+  const auto evaluator =
+      make_evaluator(Network::load_file(testing::data_path("tiny_house.safetensors")));
+  const Position pos = Position::start();
+  const MoveList moves = legal_moves(pos);
+  std::vector<float> first(moves.size()), second(moves.size());
+  evaluator->evaluate(pos, {moves.begin(), moves.size()}, first);
+  evaluator->evaluate(pos, {moves.begin(), moves.size()}, second);
+  EXPECT_EQ(first, second);
+  for (float w : first) {
+    EXPECT_GT(w, 0.0f);
+    EXPECT_LT(w, 1.0f);
+  }
+}
+
+}  // namespace
+}  // namespace avocet::nn

@@ -1,0 +1,94 @@
+#include "avocet/nn/tokenizer.h"
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <sstream>
+
+#include "../test_data.h"
+#include "avocet/chess/move_text.h"
+#include "avocet/chess/movegen.h"
+#include "avocet/nn/action_table.h"
+
+namespace avocet::nn {
+namespace {
+
+// Goldens from tools/chess_tokens.py, an independent Python implementation.
+TEST(Tokenizer, MatchesPythonGoldens) {
+  std::ifstream file(testing::data_path("tokens.golden"));
+  ASSERT_TRUE(file);
+  int checked = 0, en_passant_dropped = 0;
+  for (std::string line; std::getline(file, line);) {
+    const size_t bar = line.find('|');
+    const std::string fen = line.substr(0, bar);
+    std::istringstream numbers(line.substr(bar + 1));
+    Tokens expected{};
+    for (auto& t : expected) {
+      int v;
+      numbers >> v;
+      t = uint8_t(v);
+    }
+    const Position pos = Position::from_fen(fen);
+    EXPECT_EQ(tokenize(pos), expected) << fen;
+    std::istringstream fields(fen);
+    std::string placement, side, castling, en_passant;
+    fields >> placement >> side >> castling >> en_passant;
+    if (en_passant != "-" && pos.en_passant_square() == Square::None) ++en_passant_dropped;
+    ++checked;
+  }
+  EXPECT_GE(checked, 50);
+  EXPECT_GE(en_passant_dropped, 3);
+}
+
+TEST(Tokenizer, StartPositionLayout) {
+  const Tokens t = tokenize(Position::start());
+  auto token = [](char c) { return uint8_t(kAlphabet.find(c)); };
+  EXPECT_EQ(t[0], token('w'));
+  EXPECT_EQ(t[1], token('r'));
+  EXPECT_EQ(t[square_token(Square::E1)], token('K'));
+  EXPECT_EQ(t[square_token(Square::E8)], token('k'));
+  EXPECT_EQ(t[65], token('K'));
+  EXPECT_EQ(t[68], token('q'));
+  EXPECT_EQ(t[69], token('.'));
+  EXPECT_EQ(t[71], token('0'));
+  EXPECT_EQ(t[74], token('1'));
+  EXPECT_EQ(t[76], token('.'));
+}
+
+// A mirrored black-to-move position tokenizes as its colour-flipped twin with White to move.
+TEST(Tokenizer, MirrorEqualsTheFlippedPosition) {
+  const Position black = Position::from_fen("r3k2r/8/8/8/3pP3/8/8/R3K3 b Qkq e3 5 20");
+  const Position twin = Position::from_fen("r3k3/8/8/3Pp3/8/8/8/R3K2R w KQq e6 5 20");
+  EXPECT_EQ(tokenize(black, true), tokenize(twin));
+  EXPECT_EQ(tokenize(twin, true), tokenize(twin));
+  EXPECT_NE(tokenize(black, false), tokenize(twin));
+}
+
+TEST(ActionTable, MatchesPythonGolden) {
+  std::ifstream file(testing::data_path("actions.golden"));
+  ASSERT_TRUE(file);
+  int index = 0;
+  std::string move;
+  for (int i; file >> i >> move; ++index) {
+    ASSERT_EQ(i, index);
+    EXPECT_EQ(action_uci(i), move);
+  }
+  EXPECT_EQ(index, kActionCount);
+}
+
+TEST(ActionTable, EveryLegalMoveHasAnAction) {
+  for (const auto& entry : testing::read_perft_file("perft_random.epd")) {
+    const Position pos = Position::from_fen(entry.fen);
+    for (Move m : legal_moves(pos)) {
+      const int a = action_index(m);
+      ASSERT_GE(a, 0) << to_uci(m);
+      EXPECT_EQ(action_uci(a), to_uci(m));
+    }
+  }
+  EXPECT_EQ(action_index(Move(Square::E1, Square::G1, MoveKind::Castling)),
+            action_index(Move(Square::E1, Square::G1)));
+  EXPECT_EQ(action_index(Move(Square::A1, Square::B4)), -1);
+}
+
+}  // namespace
+}  // namespace avocet::nn

@@ -1,0 +1,236 @@
+#!/usr/bin/env python3
+"""PyTorch reference of Avocet's two network families, written from DESIGN.md.
+
+Builds randomly initialised models of given sizes, exports them as safetensors, and writes
+the expected per-move value-bin log-probabilities for given FENs (legal moves listed by
+Stockfish, so the engine's move generator is checked too). The training pipeline imports
+the same modules.
+
+Example:
+    /usr/bin/python3 tools/reference_model.py --family house --d-model 32 --layers 2 \\
+        --heads 4 --ffn-dim 64 --bins 32 --out tests/data/tiny_house.safetensors \\
+        --fens tests/data/parity_fens.txt --golden tests/data/tiny_house.golden.json
+"""
+
+import argparse
+import json
+import math
+import os
+import sys
+
+import torch
+from torch import nn
+import torch.nn.functional as F
+
+import chess_tokens
+import safetensors_io
+
+FORMAT_VERSION = 1
+ACTIONS = chess_tokens.actions()
+ACTION_INDEX = {move: i for i, move in enumerate(ACTIONS)}
+PROMOTION_INDEX = {"": 0, "n": 1, "b": 2, "r": 3, "q": 4}
+
+
+class Block(nn.Module):
+    """Pre-LayerNorm block: x += attn(ln1(x)); x += mlp(ln2(x))."""
+
+    def __init__(self, d, heads, ffn):
+        super().__init__()
+        self.heads = heads
+        self.ln1 = nn.LayerNorm(d, eps=1e-5)
+        self.attn = nn.Module()
+        for name in ("q", "k", "v", "o"):
+            self.attn.add_module(name, nn.Linear(d, d, bias=False))
+        self.ln2 = nn.LayerNorm(d, eps=1e-5)
+        self.mlp = nn.Module()
+        self.mlp.add_module("w1", nn.Linear(d, ffn, bias=False))
+        self.mlp.add_module("w2", nn.Linear(d, ffn, bias=False))
+        self.mlp.add_module("w3", nn.Linear(ffn, d, bias=False))
+
+    def forward(self, x):
+        b, t, d = x.shape
+        h = self.ln1(x)
+        split = lambda y: y.view(b, t, self.heads, d // self.heads).transpose(1, 2)
+        q, k, v = split(self.attn.q(h)), split(self.attn.k(h)), split(self.attn.v(h))
+        scores = q @ k.transpose(-1, -2) / math.sqrt(d // self.heads)
+        attended = (scores.softmax(-1) @ v).transpose(1, 2).reshape(b, t, d)
+        x = x + self.attn.o(attended)
+        h = self.ln2(x)
+        return x + self.mlp.w3(F.silu(self.mlp.w1(h)) * self.mlp.w2(h))
+
+
+class Trunk(nn.Module):
+    """Embedding x sqrt(d) + learned positions, L blocks, final LayerNorm."""
+
+    def __init__(self, vocabulary, sequence_length, d, layers, heads, ffn):
+        super().__init__()
+        self.d = d
+        self.embed = nn.Embedding(vocabulary, d)
+        self.pos_embed = nn.Embedding(sequence_length, d)
+        self.layers = nn.ModuleList(Block(d, heads, ffn) for _ in range(layers))
+        self.ln_f = nn.LayerNorm(d, eps=1e-5)
+
+    def trunk(self, tokens):
+        x = self.embed(tokens) * math.sqrt(self.d) + self.pos_embed.weight[: tokens.shape[1]]
+        for layer in self.layers:
+            x = layer(x)
+        return self.ln_f(x)
+
+
+class HouseNet(Trunk):
+    """One trunk pass over 77 FEN tokens scores every move from its from/to token outputs."""
+
+    family = "house"
+
+    def __init__(self, d_model, layers, heads, ffn_dim, bins, head_dim, mirror):
+        super().__init__(len(chess_tokens.ALPHABET), 77, d_model, layers, heads, ffn_dim)
+        self.config = dict(d_model=d_model, layers=layers, heads=heads, ffn_dim=ffn_dim,
+                           bins=bins, head_dim=head_dim, mirror="true" if mirror else "false")
+        self.mirror = mirror
+        self.head = nn.Module()
+        self.head.from_square = nn.Linear(d_model, head_dim, bias=False)
+        self.head.to_square = nn.Linear(d_model, head_dim, bias=False)
+        self.head.add_module("promotion", nn.Embedding(5, head_dim))
+        self.head.bias = nn.Parameter(torch.zeros(head_dim))
+        self.head.add_module("out", nn.Linear(head_dim, bins))
+
+    def forward(self, tokens, from_token, to_token, promotion, board_index):
+        """tokens [B, 77]; per move: token positions, promotion index, and its board's row in
+        the batch ([M] each). Returns logits [M, bins]."""
+        h = self.trunk(tokens)
+        head = self.head
+        hidden = (head.from_square(h[board_index, from_token]) +
+                  head.to_square(h[board_index, to_token]) + head.promotion(promotion) + head.bias)
+        return head.out(F.gelu(hidden))
+
+    def encode(self, fen, moves):
+        """Tensors for one position: (tokens [1, 77], from, to, promotion, board index)."""
+        flip = self.mirror and fen.split()[1] == "b"
+        if flip:
+            fen, moves = chess_tokens.mirror(fen), [chess_tokens.mirror_move(m) for m in moves]
+        tokens = torch.tensor([chess_tokens.tokenize(fen)])
+        from_token = torch.tensor([chess_tokens.square_token(m[0:2]) for m in moves])
+        to_token = torch.tensor([chess_tokens.square_token(m[2:4]) for m in moves])
+        promotion = torch.tensor([PROMOTION_INDEX[m[4:]] for m in moves])
+        return tokens, from_token, to_token, promotion, torch.zeros(len(moves), dtype=torch.long)
+
+    def move_logits(self, fen, moves):
+        return self(*self.encode(fen, moves))
+
+
+class SearchlessNet(Trunk):
+    """ChessBench's action-value model: [0, 77 FEN tokens, action] per move, last position."""
+
+    family = "searchless"
+
+    def __init__(self, d_model, layers, heads, ffn_dim, bins):
+        super().__init__(len(ACTIONS), 79, d_model, layers, heads, ffn_dim)
+        self.config = dict(d_model=d_model, layers=layers, heads=heads, ffn_dim=ffn_dim,
+                           bins=bins)
+        self.head = nn.Linear(d_model, bins)
+
+    def forward(self, sequences):
+        return self.head(self.trunk(sequences)[:, -1])
+
+    def move_logits(self, fen, moves):
+        state = chess_tokens.tokenize(fen)
+        return self(torch.tensor([[0] + state + [ACTION_INDEX[m]] for m in moves]))
+
+
+def build(family, d_model, layers, heads, ffn_dim, bins, head_dim=None, mirror=False):
+    if family == "house":
+        return HouseNet(d_model, layers, heads, ffn_dim, bins, head_dim or d_model, mirror)
+    return SearchlessNet(d_model, layers, heads, ffn_dim, bins)
+
+
+def randomise(model, seed):
+    """Random weights with every parameter (LayerNorm scales and offsets too) away from its
+    default, so that parity tests exercise all of them."""
+    generator = torch.Generator().manual_seed(seed)
+    with torch.no_grad():
+        for name, p in model.named_parameters():
+            if name.endswith("ln1.weight") or name.endswith("ln2.weight") or name == "ln_f.weight":
+                p.copy_(1 + 0.2 * torch.randn(p.shape, generator=generator))
+            elif p.dim() == 1:
+                p.copy_(0.1 * torch.randn(p.shape, generator=generator))
+            else:
+                p.copy_(torch.randn(p.shape, generator=generator) / math.sqrt(p.shape[-1]))
+    return model
+
+
+def export(model, path, dtype=torch.float32, **provenance):
+    metadata = {"format_version": FORMAT_VERSION, "family": model.family, **model.config,
+                **provenance}
+    safetensors_io.save(path, dict(model.state_dict()), metadata, dtype)
+
+
+def load(path):
+    """A model from an exported file (BF16 weights widened to float32)."""
+    tensors, meta = safetensors_io.load(path)
+    sizes = {k: int(meta[k]) for k in ("d_model", "layers", "heads", "ffn_dim", "bins")}
+    if meta["family"] == "house":
+        model = HouseNet(**sizes, head_dim=int(meta["head_dim"]), mirror=meta["mirror"] == "true")
+    else:
+        model = SearchlessNet(**sizes)
+    model.load_state_dict(tensors)
+    return model.eval()
+
+
+def legal_moves(fens, stockfish):
+    from uci_engine import UciEngine
+    engine = UciEngine(stockfish)
+    result = [sorted(engine.perft(chess_tokens.normalise(fen), 1)[1]) for fen in fens]
+    engine.close()
+    return result
+
+
+def golden(model, fens, stockfish):
+    """[{fen, moves: {uci: [log-probabilities]}}] for each FEN."""
+    cases = []
+    with torch.no_grad():
+        for fen, moves in zip(fens, legal_moves(fens, stockfish)):
+            if not moves:  # mate or stalemate: nothing to score
+                cases.append({"fen": chess_tokens.normalise(fen), "moves": {}})
+                continue
+            log_probs = model.move_logits(chess_tokens.normalise(fen), moves).log_softmax(-1)
+            cases.append({"fen": chess_tokens.normalise(fen),
+                          "moves": {m: [round(v, 7) for v in row.tolist()]
+                                    for m, row in zip(moves, log_probs)}})
+    return cases
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--family", choices=["house", "searchless"], required=True)
+    parser.add_argument("--d-model", type=int, default=32)
+    parser.add_argument("--layers", type=int, default=2)
+    parser.add_argument("--heads", type=int, default=4)
+    parser.add_argument("--ffn-dim", type=int, default=64)
+    parser.add_argument("--bins", type=int, default=32)
+    parser.add_argument("--head-dim", type=int)
+    parser.add_argument("--mirror", action="store_true")
+    parser.add_argument("--bf16", action="store_true", help="export BF16 weights")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--out", required=True, help="safetensors file to write")
+    parser.add_argument("--name", default=None)
+    parser.add_argument("--fens", help="file of FENs, one per line, for --golden")
+    parser.add_argument("--golden", help="JSON file of expected per-move log-probabilities")
+    parser.add_argument("--stockfish", default="/usr/games/stockfish")
+    args = parser.parse_args()
+
+    torch.manual_seed(args.seed)
+    model = randomise(build(args.family, args.d_model, args.layers, args.heads, args.ffn_dim,
+                            args.bins, args.head_dim, args.mirror), args.seed).eval()
+    dtype = torch.bfloat16 if args.bf16 else torch.float32
+    name = args.name or os.path.splitext(os.path.basename(args.out))[0]
+    export(model, args.out, dtype, name=name, provenance=f"random init, seed {args.seed}")
+    if args.golden:
+        model = load(args.out)  # the weights exactly as exported (BF16 rounding included)
+        fens = [line.strip() for line in open(args.fens) if line.strip()]
+        with open(args.golden, "w") as f:
+            json.dump(golden(model, fens, args.stockfish), f, separators=(",", ":"))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
