@@ -3,106 +3,56 @@
 #include <fmt/format.h>
 #include <fmt/ostream.h>
 
-#include <algorithm>
-#include <chrono>
-#include <cxxopts.hpp>
 #include <exception>
-#include <fstream>
-#include <functional>
-#include <map>
 #include <string>
 #include <vector>
 
-#include "avocet/chess/perft.h"
-#include "avocet/chess/position.h"
 #include "avocet/uci/uci_loop.h"
 #include "avocet/version.h"
+#include "commands.h"
 
 namespace avocet::cli {
 
 namespace {
 
-struct Streams {
-  std::istream& in;
-  std::ostream& out;
-  std::ostream& err;
+struct Subcommand {
+  const char* name;
+  const char* usage;
+  int (*run)(const Args&, const Streams&);
 };
 
-// Checks every count of a perft suite file; exit status 1 if any differs.
-int perft_suite(const std::string& path, uint64_t max_nodes, const Streams& io) {
-  std::ifstream file(path);
-  if (!file) throw std::runtime_error(fmt::format("cannot read perft suite '{}'", path));
-  int passed = 0, failed = 0;
-  uint64_t total_nodes = 0;
-  const auto start = std::chrono::steady_clock::now();
-  int line_number = 0;
-  for (std::string line; std::getline(file, line);) {
-    ++line_number;
-    if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
-    const PerftSuiteEntry entry = parse_perft_suite_line(line);
-    const Position pos = Position::from_fen(entry.fen);
-    for (const auto& [depth, expected] : entry.counts) {
-      if (expected > max_nodes) continue;
-      const uint64_t nodes = perft(pos, depth);
-      total_nodes += nodes;
-      if (nodes == expected) {
-        ++passed;
-      } else {
-        ++failed;
-        fmt::print(io.out, "FAIL line {} depth {}: expected {}, got {}: {}\n", line_number, depth,
-                   expected, nodes, entry.fen);
-      }
-    }
-  }
-  const double seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  fmt::print(io.out, "Nodes searched: {}\nTime: {:.3f} s\nSpeed: {:.1f} Mnodes/s\n", total_nodes,
-             seconds, total_nodes / std::max(seconds, 1e-9) / 1e6);
-  fmt::print(io.out, "{} passed, {} failed\n", passed, failed);
-  return failed ? 1 : 0;
+int version_command(const Args&, const Streams& io) {
+  fmt::print(io.out, "Avocet {}\n", kVersion);
+  return 0;
 }
 
-int perft_command(std::vector<std::string> args, const Streams& io) {
-  cxxopts::Options options("avocet perft", "Count the leaf nodes of the legal move tree.");
-  options.positional_help("DEPTH");
-  auto add = options.add_options();
-  add("fen", "position to count from (default: the start position)",
-      cxxopts::value<std::string>()->default_value(std::string(kStartFen)));
-  add("depth", "plies to count", cxxopts::value<int>());
-  add("suite", "check every count of a perft suite file (lines 'FEN; D1 n; D2 n; ...')",
-      cxxopts::value<std::string>());
-  add("max-nodes", "with --suite: skip counts larger than this",
-      cxxopts::value<uint64_t>()->default_value("18446744073709551615"));
-  add("h,help", "print this help");
-  options.parse_positional({"depth"});
-  std::vector<const char*> argv{"avocet perft"};
-  for (const std::string& a : args) argv.push_back(a.c_str());
-  const auto parsed = options.parse(int(argv.size()), argv.data());
-  if (parsed.count("help")) {
-    fmt::print(io.out, "{}", options.help());
-    return 0;
-  }
-  if (parsed.count("suite"))
-    return perft_suite(parsed["suite"].as<std::string>(), parsed["max-nodes"].as<uint64_t>(), io);
-  if (!parsed.count("depth")) throw cxxopts::exceptions::exception("perft needs a DEPTH");
-  const int depth = parsed["depth"].as<int>();
-  if (depth < 1 || depth > 20)
-    throw cxxopts::exceptions::exception(fmt::format("depth must be 1 to 20, got {}", depth));
-  write_perft_report(io.out, Position::from_fen(parsed["fen"].as<std::string>()), depth);
-  return 0;
+// One table serves dispatch and --help.
+constexpr Subcommand kSubcommands[] = {
+    {"perft", "perft DEPTH [--fen FEN] | --suite FILE   count leaf nodes (perft)", perft_command},
+    {"eval", "eval FEN --weights FILE                  win probability of every legal move",
+     eval_command},
+    {"tokenize", "tokenize FEN [--mirror]                 the 77 network input tokens",
+     tokenize_command},
+    {"actions", "actions                                 the 1968-move action table",
+     actions_command},
+    {"nnbench", "nnbench [--seconds S]                   network speed (positions/s, GFLOP/s)",
+     nnbench_command},
+    {"version", "version                                 print the version", version_command},
+};
+
+void print_help(std::ostream& out) {
+  fmt::print(out, "usage: avocet [--Option=value ...]               run the UCI loop\n");
+  for (const Subcommand& s : kSubcommands) fmt::print(out, "       avocet {}\n", s.usage);
+  fmt::print(out, "'avocet SUBCOMMAND --help' describes a subcommand's options.\n");
 }
 
 // `--Name=value` arguments become `setoption name Name value value` before the loop reads
 // standard input, which is how lichess-bot hands over its engine_options.
-int uci_command(const std::vector<std::string>& args, const Streams& io) {
+int uci_command(const Args& args, const Streams& io) {
   uci::UciLoop loop(io.out);
   for (const std::string& arg : args) {
     if (arg == "-h" || arg == "--help") {
-      fmt::print(io.out,
-                 "usage: avocet [--Option=value ...]      run the UCI loop\n"
-                 "       avocet perft DEPTH [--fen FEN]   count moves (perft)\n"
-                 "       avocet perft --suite FILE        check a perft suite\n"
-                 "       avocet version                   print the version\n");
+      print_help(io.out);
       return 0;
     }
     if (arg.rfind("--", 0) != 0) {
@@ -120,23 +70,19 @@ int uci_command(const std::vector<std::string>& args, const Streams& io) {
 
 }  // namespace
 
+cxxopts::ParseResult parse_args(cxxopts::Options& options, const Args& args) {
+  std::vector<const char*> argv{"avocet"};
+  for (const std::string& a : args) argv.push_back(a.c_str());
+  return options.parse(int(argv.size()), argv.data());
+}
+
 int run(int argc, const char* const* argv, std::istream& in, std::ostream& out, std::ostream& err) {
   const Streams io{in, out, err};
-  std::vector<std::string> args(argv + 1, argv + argc);
-  const std::map<std::string, std::function<int(std::vector<std::string>, const Streams&)>>
-      subcommands = {
-          {"perft", perft_command},
-          {"version",
-           [](std::vector<std::string>, const Streams& s) {
-             fmt::print(s.out, "Avocet {}\n", kVersion);
-             return 0;
-           }},
-      };
+  const Args args(argv + 1, argv + argc);
   try {
     if (!args.empty()) {
-      const auto it = subcommands.find(args[0]);
-      if (it != subcommands.end())
-        return it->second(std::vector<std::string>(args.begin() + 1, args.end()), io);
+      for (const Subcommand& s : kSubcommands)
+        if (args[0] == s.name) return s.run(Args(args.begin() + 1, args.end()), io);
     }
     return uci_command(args, io);
   } catch (const std::exception& e) {

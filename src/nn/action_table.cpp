@@ -17,8 +17,7 @@ struct Action {
 
 // Index into the lookup: from * 64 * 5 + to * 5 + promotion slot (0 none, 1..4 N B R Q).
 constexpr int slot(Square from, Square to, PieceType promotion) {
-  return (index(from) * 64 + index(to)) * 5 +
-         (promotion == PieceType::None ? 0 : index(promotion));
+  return (index(from) * 64 + index(to)) * 5 + (promotion == PieceType::None ? 0 : index(promotion));
 }
 
 struct Table {
@@ -59,9 +58,7 @@ const Table& table() {
 
 }  // namespace
 
-int action_index(Move m) {
-  return table().index[slot(m.from(), m.to(), m.promotion())];
-}
+int action_index(Move m) { return table().index[slot(m.from(), m.to(), m.promotion())]; }
 
 std::string action_uci(int action) {
   const Action& a = table().actions.at(action);
@@ -70,8 +67,6 @@ std::string action_uci(int action) {
   return text;
 }
 
-Move mirror_move(Move m) {
-  return Move::from_bits(uint16_t(m.bits() ^ (56 | 56 << 6)));
-}
+Move mirror_move(Move m) { return Move::from_bits(uint16_t(m.bits() ^ (56 | 56 << 6))); }
 
 }  // namespace avocet::nn

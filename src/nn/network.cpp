@@ -1,9 +1,11 @@
 #include "avocet/nn/network.h"
 
-#include <charconv>
-#include <set>
-
 #include <fmt/format.h>
+
+#include <charconv>
+#include <cmath>
+#include <random>
+#include <set>
 
 #include "avocet/nn/action_table.h"
 #include "avocet/nn/tokenizer.h"
@@ -44,9 +46,9 @@ NetworkConfig read_config(const SafetensorsFile& file) {
   else if (family == "searchless")
     c.family = Family::Searchless;
   else
-    throw WeightsError(fmt::format(
-        "{}: family '{}' is not implemented (expected 'house' or 'searchless')", file.label(),
-        family));
+    throw WeightsError(
+        fmt::format("{}: family '{}' is not implemented (expected 'house' or 'searchless')",
+                    file.label(), family));
   c.d_model = parse_positive(file, "d_model");
   c.layers = parse_positive(file, "layers");
   c.heads = parse_positive(file, "heads");
@@ -125,28 +127,19 @@ std::vector<std::pair<std::string, std::vector<int64_t>>> expected_tensors(const
   return t;
 }
 
-std::shared_ptr<const Network> Network::load(const SafetensorsFile& file) {
-  auto net = std::make_shared<Network>();
-  net->config_ = read_config(file);
-  const NetworkConfig& c = net->config_;
+namespace {
 
-  // Exactly the expected tensors: none missing (read() names it), none extra.
-  std::set<std::string> expected;
-  for (const auto& [name, shape] : expected_tensors(c)) expected.insert(name);
-  for (const auto& [name, info] : file.tensors())
-    if (!expected.contains(name))
-      throw WeightsError(fmt::format("{}: unexpected tensor '{}' for a {} network", file.label(),
-                                     name, file.meta("family")));
-
+// Builds the weights from `read(name, shape)`, which checks each tensor exists as expected.
+template <class Read>
+void fill_weights(const NetworkConfig& c, Read read, TrunkWeights& trunk, HouseHead& house,
+                  SearchlessHead& searchless) {
   const int d = c.d_model, f = c.ffn_dim;
   auto matrix = [&](const std::string& name, int rows, int cols) {
-    return to_matrix(file.read(name, {rows, cols}), rows, cols);
+    return to_matrix(read(name, std::vector<int64_t>{rows, cols}), rows, cols);
   };
   auto vector = [&](const std::string& name, int size) {
-    return to_vector(file.read(name, {size}));
+    return to_vector(read(name, std::vector<int64_t>{size}));
   };
-
-  TrunkWeights& trunk = net->trunk_;
   trunk.d_model = d;
   trunk.heads = c.heads;
   trunk.ffn_dim = f;
@@ -168,17 +161,69 @@ std::shared_ptr<const Network> Network::load(const SafetensorsFile& file) {
     trunk.blocks.push_back(std::move(b));
   }
   trunk.final_norm = {vector("ln_f.weight", d), vector("ln_f.bias", d)};
-
   if (c.family == Family::Searchless) {
-    net->searchless_ = {matrix("head.weight", c.bins, d), vector("head.bias", c.bins)};
+    searchless = {matrix("head.weight", c.bins, d), vector("head.bias", c.bins)};
   } else {
     const int h = c.head_dim;
-    net->house_ = {matrix("head.from_square.weight", h, d),    matrix("head.to_square.weight", h, d),
-                   matrix("head.promotion.weight", 5, h), vector("head.bias", h),
-                   matrix("head.out.weight", c.bins, h), vector("head.out.bias", c.bins)};
+    house = {matrix("head.from_square.weight", h, d), matrix("head.to_square.weight", h, d),
+             matrix("head.promotion.weight", 5, h),   vector("head.bias", h),
+             matrix("head.out.weight", c.bins, h),    vector("head.out.bias", c.bins)};
   }
+}
+
+}  // namespace
+
+std::shared_ptr<const Network> Network::load(const SafetensorsFile& file) {
+  auto net = std::make_shared<Network>();
+  net->config_ = read_config(file);
+  const NetworkConfig& c = net->config_;
+
+  // Exactly the expected tensors: none missing (read() names it), none extra.
+  std::set<std::string> expected;
+  for (const auto& [name, shape] : expected_tensors(c)) expected.insert(name);
+  for (const auto& [name, info] : file.tensors())
+    if (!expected.contains(name))
+      throw WeightsError(fmt::format("{}: unexpected tensor '{}' for a {} network", file.label(),
+                                     name, file.meta("family")));
+  fill_weights(
+      c,
+      [&](const std::string& name, const std::vector<int64_t>& shape) {
+        return file.read(name, shape);
+      },
+      net->trunk_, net->house_, net->searchless_);
   net->hash_ = fnv1a(file);
   return net;
+}
+
+std::shared_ptr<const Network> Network::random(const NetworkConfig& config, uint64_t seed) {
+  auto net = std::make_shared<Network>();
+  net->config_ = config;
+  std::mt19937_64 rng(seed);
+  std::normal_distribution<float> normal;
+  fill_weights(
+      config,
+      [&](const std::string& name, const std::vector<int64_t>& shape) {
+        int64_t count = 1;
+        for (int64_t dim : shape) count *= dim;
+        const bool norm_scale = name.find("ln") != std::string::npos && name.ends_with(".weight");
+        const float scale = shape.size() == 2 ? 1.0f / std::sqrt(float(shape[1])) : 0.1f;
+        std::vector<float> values(static_cast<size_t>(count));
+        for (float& v : values) v = norm_scale ? 1.0f : normal(rng) * scale;
+        return values;
+      },
+      net->trunk_, net->house_, net->searchless_);
+  net->hash_ = seed;
+  return net;
+}
+
+double Network::flops(int moves) const {
+  const NetworkConfig& c = config_;
+  const double d = c.d_model, f = c.ffn_dim, t = c.sequence_length();
+  const double per_layer =
+      2 * t * d * 3 * d + 2 * 2 * t * t * d + 2 * t * d * d + 2 * t * d * 2 * f + 2 * t * f * d;
+  const double trunk = c.layers * per_layer;
+  if (c.family == Family::Searchless) return moves * (trunk + 2 * d * c.bins);
+  return trunk + 2 * 2 * 64 * d * c.head_dim + moves * 2.0 * c.head_dim * c.bins;
 }
 
 std::shared_ptr<const Network> Network::load_file(const std::string& path) {

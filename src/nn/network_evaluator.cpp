@@ -1,9 +1,9 @@
 #include "network_evaluator.h"
 
+#include <fmt/format.h>
+
 #include <cmath>
 #include <stdexcept>
-
-#include <fmt/format.h>
 
 #include "avocet/nn/action_table.h"
 #include "avocet/nn/tokenizer.h"
@@ -45,8 +45,8 @@ void NetworkEvaluator::evaluate(const Position& pos, std::span<const Move> moves
   auto logits = logits_.topRows(Eigen::Index(moves.size()));
   log_softmax_rows(logits);
   for (size_t i = 0; i < moves.size(); ++i)
-    win_probability[i] = expected_win_probability({logits.row(Eigen::Index(i)).data(),
-                                                   size_t(logits.cols())});
+    win_probability[i] =
+        expected_win_probability({logits.row(Eigen::Index(i)).data(), size_t(logits.cols())});
 }
 
 void NetworkEvaluator::evaluate_bins(const Position& pos, std::span<const Move> moves,

@@ -10,7 +10,8 @@ namespace avocet::nn {
 // Shared parts: the network, the trunk workspace and the per-move logits.
 class NetworkEvaluator : public Evaluator {
  public:
-  explicit NetworkEvaluator(std::shared_ptr<const Network> network) : network_(std::move(network)) {}
+  explicit NetworkEvaluator(std::shared_ptr<const Network> network)
+      : network_(std::move(network)) {}
 
   void evaluate(const Position& pos, std::span<const Move> moves,
                 std::span<float> win_probability) final;

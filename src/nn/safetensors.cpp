@@ -1,6 +1,8 @@
 #include "avocet/nn/safetensors.h"
 
 #include <fcntl.h>
+#include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -9,9 +11,6 @@
 #include <bit>
 #include <cerrno>
 #include <cstring>
-
-#include <fmt/format.h>
-#include <fmt/ranges.h>
 #include <nlohmann/json.hpp>
 
 namespace avocet::nn {
@@ -47,9 +46,8 @@ SafetensorsFile SafetensorsFile::open(const std::string& path) {
   ::close(fd);
   if (address == MAP_FAILED) file.fail(fmt::format("cannot map: {}", std::strerror(errno)));
   if (address)
-    file.mapping_ = std::shared_ptr<const void>(address, [size](const void* p) {
-      munmap(const_cast<void*>(p), size);
-    });
+    file.mapping_ = std::shared_ptr<const void>(
+        address, [size](const void* p) { munmap(const_cast<void*>(p), size); });
   file.parse({static_cast<const std::byte*>(address), size});
   return file;
 }
@@ -62,7 +60,8 @@ SafetensorsFile SafetensorsFile::from_memory(std::span<const std::byte> data, st
 }
 
 void SafetensorsFile::parse(std::span<const std::byte> data) {
-  if (data.size() < 8) fail(fmt::format("file too short ({} bytes) for a safetensors header", data.size()));
+  if (data.size() < 8)
+    fail(fmt::format("file too short ({} bytes) for a safetensors header", data.size()));
   uint64_t header_size = 0;
   for (int i = 7; i >= 0; --i) header_size = header_size << 8 | uint64_t(data[i]);
   if (header_size > kMaxHeaderBytes || header_size > data.size() - 8)

@@ -31,11 +31,11 @@ std::vector<std::pair<std::string, std::vector<int64_t>>> expected_tensors(const
 
 // House head: logits = W_out gelu(W_from h[from] + W_to h[to] + promotion[p] + b) + b_out.
 struct HouseHead {
-  Matrix from, to;      // [head_dim, d]
-  Matrix promotion;     // [5, head_dim]: none, knight, bishop, rook, queen
-  Vector bias;          // [head_dim]
-  Matrix out;           // [bins, head_dim]
-  Vector out_bias;      // [bins]
+  Matrix from, to;   // [head_dim, d]
+  Matrix promotion;  // [5, head_dim]: none, knight, bishop, rook, queen
+  Vector bias;       // [head_dim]
+  Matrix out;        // [bins, head_dim]
+  Vector out_bias;   // [bins]
 };
 
 // Searchless head: logits = W h[last] + b.
@@ -49,6 +49,8 @@ class Network {
   // Reads and validates everything; throws WeightsError naming the file and the tensor.
   static std::shared_ptr<const Network> load(const SafetensorsFile& file);
   static std::shared_ptr<const Network> load_file(const std::string& path);
+  // Random weights (scaled normal), for benchmarks.
+  static std::shared_ptr<const Network> random(const NetworkConfig& config, uint64_t seed);
 
   const NetworkConfig& config() const { return config_; }
   const TrunkWeights& trunk() const { return trunk_; }
@@ -57,6 +59,8 @@ class Network {
   // FNV-1a over the file's bytes, for telling nets apart in logs.
   uint64_t hash() const { return hash_; }
   std::string description() const;
+  // Multiply-adds x 2 of one evaluation of a position with `moves` legal moves.
+  double flops(int moves) const;
 
  private:
   NetworkConfig config_;

@@ -4,9 +4,8 @@
 // biases), and a final LayerNorm.
 #pragma once
 
-#include <vector>
-
 #include <Eigen/Core>
+#include <vector>
 
 namespace avocet::nn {
 

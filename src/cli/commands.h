@@ -1,0 +1,29 @@
+// The subcommands of the avocet binary; each returns the process exit status and reports
+// bad input by throwing (cli.cpp prints one `avocet: ...` line).
+#pragma once
+
+#include <cxxopts.hpp>
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+namespace avocet::cli {
+
+struct Streams {
+  std::istream& in;
+  std::ostream& out;
+  std::ostream& err;
+};
+
+using Args = std::vector<std::string>;
+
+// Parses `args` (the words after the subcommand) with `options`.
+cxxopts::ParseResult parse_args(cxxopts::Options& options, const Args& args);
+
+int perft_command(const Args& args, const Streams& io);
+int tokenize_command(const Args& args, const Streams& io);
+int actions_command(const Args& args, const Streams& io);
+int eval_command(const Args& args, const Streams& io);
+int nnbench_command(const Args& args, const Streams& io);
+
+}  // namespace avocet::cli

@@ -1,0 +1,98 @@
+// Subcommands that show the network's view of a position: tokens, actions, move values.
+#include <fmt/format.h>
+#include <fmt/ostream.h>
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+#include "avocet/chess/move_text.h"
+#include "avocet/chess/movegen.h"
+#include "avocet/nn/action_table.h"
+#include "avocet/nn/evaluator.h"
+#include "avocet/nn/tokenizer.h"
+#include "commands.h"
+
+namespace avocet::cli {
+
+namespace {
+
+// Shows --help and returns true when it was asked for.
+bool help_requested(const cxxopts::ParseResult& parsed, const cxxopts::Options& options,
+                    const Streams& io) {
+  if (!parsed.count("help")) return false;
+  fmt::print(io.out, "{}", options.help());
+  return true;
+}
+
+std::string required_fen(const cxxopts::ParseResult& parsed, const char* command) {
+  if (!parsed.count("fen"))
+    throw cxxopts::exceptions::exception(fmt::format("{} needs a FEN", command));
+  return fmt::format("{}", fmt::join(parsed["fen"].as<std::vector<std::string>>(), " "));
+}
+
+}  // namespace
+
+int tokenize_command(const Args& args, const Streams& io) {
+  cxxopts::Options options("avocet tokenize", "Print the 77 network input tokens of a FEN.");
+  options.positional_help("FEN");
+  auto add = options.add_options();
+  add("fen", "position (quote it, or give its fields as separate words)",
+      cxxopts::value<std::vector<std::string>>());
+  add("mirror", "flip Black-to-move positions as mirrored networks see them");
+  add("h,help", "print this help");
+  options.parse_positional({"fen"});
+  const auto parsed = parse_args(options, args);
+  if (help_requested(parsed, options, io)) return 0;
+  const Position pos = Position::from_fen(required_fen(parsed, "tokenize"));
+  const nn::Tokens tokens = nn::tokenize(pos, parsed.count("mirror") > 0);
+  fmt::print(io.out, "{}\n", fmt::join(tokens, " "));
+  return 0;
+}
+
+int actions_command(const Args& args, const Streams& io) {
+  cxxopts::Options options("avocet actions", "Print ChessBench's action table: index move.");
+  options.add_options()("h,help", "print this help");
+  const auto parsed = parse_args(options, args);
+  if (help_requested(parsed, options, io)) return 0;
+  for (int i = 0; i < nn::kActionCount; ++i) fmt::print(io.out, "{} {}\n", i, nn::action_uci(i));
+  return 0;
+}
+
+int eval_command(const Args& args, const Streams& io) {
+  cxxopts::Options options(
+      "avocet eval", "Print every legal move with its predicted win probability, best first.");
+  options.positional_help("FEN");
+  auto add = options.add_options();
+  add("fen", "position (quote it, or give its fields as separate words)",
+      cxxopts::value<std::vector<std::string>>());
+  add("weights", "network file (safetensors)", cxxopts::value<std::string>());
+  add("h,help", "print this help");
+  options.parse_positional({"fen"});
+  const auto parsed = parse_args(options, args);
+  if (help_requested(parsed, options, io)) return 0;
+  const Position pos = Position::from_fen(required_fen(parsed, "eval"));
+  if (!parsed.count("weights"))
+    throw cxxopts::exceptions::exception(
+        "eval needs --weights FILE (no default net is built in yet)");
+  const auto evaluator =
+      nn::make_evaluator(nn::Network::load_file(parsed["weights"].as<std::string>()));
+
+  fmt::print(io.out, "net: {}\nfen: {}\n", evaluator->description(), pos.fen());
+  const MoveList moves = legal_moves(pos);
+  if (moves.empty()) {
+    fmt::print(io.out, "no legal moves ({})\n", pos.in_check() ? "checkmate" : "stalemate");
+    return 0;
+  }
+  std::vector<float> win(moves.size());
+  evaluator->evaluate(pos, {moves.begin(), moves.size()}, win);
+  std::vector<size_t> order(moves.size());
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return win[a] > win[b]; });
+  fmt::print(io.out, "{:<6} {:<8} {:>8}\n", "move", "san", "win");
+  for (size_t i : order)
+    fmt::print(io.out, "{:<6} {:<8} {:>8.4f}\n", to_uci(moves[i]), to_san(pos, moves[i]), win[i]);
+  return 0;
+}
+
+}  // namespace avocet::cli

@@ -1,0 +1,197 @@
+// `avocet nnbench`: network speed. For each network it measures positions per second (every
+// legal move of a position scored) with one and two threads, the achieved GFLOP/s, and, as
+// the baseline measured in the same run, the GFLOP/s of Eigen's own matrix products for the
+// trunk's shapes: the forward pass's efficiency is the ratio of the two.
+#include <fmt/format.h>
+#include <fmt/ostream.h>
+
+#include <atomic>
+#include <chrono>
+#include <map>
+#include <thread>
+
+#include "avocet/chess/movegen.h"
+#include "avocet/nn/evaluator.h"
+#include "commands.h"
+
+namespace avocet::cli {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// Positions from the opening to the endgame; the bench cycles through them.
+constexpr const char* kBenchFens[] = {
+    "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+    "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4",
+    "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+    "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10",
+    "2r3k1/1q1nbppp/r3p3/3pP3/pPpP4/P1Q2N2/2RN1PPP/2R4K b - b3 0 23",
+    "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+    "6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 40",
+    "r1b2rk1/2q1b1pp/p2ppn2/1p6/3QP3/1BN1B3/PPP3PP/R4RK1 w - - 0 15",
+};
+
+struct Sample {
+  Position pos;
+  MoveList moves;
+};
+
+std::vector<Sample> bench_samples() {
+  std::vector<Sample> samples;
+  for (const char* fen : kBenchFens) {
+    const Position pos = Position::from_fen(fen);
+    samples.push_back({pos, legal_moves(pos)});
+  }
+  return samples;
+}
+
+struct Rate {
+  double positions_per_second;
+  double gflops;
+};
+
+// Evaluates samples round-robin on `threads` threads (one evaluator each) for `seconds`.
+Rate measure(const std::shared_ptr<const nn::Network>& net, const std::vector<Sample>& samples,
+             int threads, double seconds) {
+  std::atomic<long> positions{0};
+  std::atomic<double> flops{0};
+  std::vector<std::thread> workers;
+  const auto start = Clock::now();
+  for (int t = 0; t < threads; ++t) {
+    workers.emplace_back([&, t] {
+      const auto evaluator = nn::make_evaluator(net);
+      std::vector<float> win(MoveList::kCapacity);
+      long done = 0;
+      double work = 0;
+      for (size_t i = size_t(t);
+           done < 3 || Clock::now() - start < std::chrono::duration<double>(seconds); ++i) {
+        const Sample& s = samples[i % samples.size()];
+        evaluator->evaluate(s.pos, {s.moves.begin(), s.moves.size()}, {win.data(), s.moves.size()});
+        work += net->flops(int(s.moves.size()));
+        ++done;
+      }
+      positions += done;
+      double expected = flops.load();
+      while (!flops.compare_exchange_weak(expected, expected + work)) {
+      }
+    });
+  }
+  for (auto& w : workers) w.join();
+  const double elapsed = std::chrono::duration<double>(Clock::now() - start).count();
+  return {double(positions) / elapsed, flops / elapsed / 1e9};
+}
+
+// GFLOP/s of Eigen's matrix products alone for the trunk's shapes on one sequence, with
+// `threads` threads each running its own products.
+double gemm_gflops(const nn::Network& net, int threads, double seconds) {
+  const nn::TrunkWeights& w = net.trunk();
+  const int t = w.sequence_length, d = w.d_model, f = w.ffn_dim;
+  const double flops_per_pass = double(w.blocks.size()) * (2.0 * t * d * 3 * d + 2.0 * t * d * d +
+                                                           2.0 * t * d * 2 * f + 2.0 * t * f * d);
+  std::atomic<long> passes{0};
+  std::vector<std::thread> workers;
+  const auto start = Clock::now();
+  for (int i = 0; i < threads; ++i) {
+    workers.emplace_back([&] {
+      nn::Matrix x = nn::Matrix::Random(t, d), qkv(t, 3 * d), hidden = nn::Matrix::Random(t, 2 * f),
+                 out(t, d), up(t, 2 * f);
+      long done = 0;
+      while (done < 3 || Clock::now() - start < std::chrono::duration<double>(seconds)) {
+        for (const nn::BlockWeights& b : w.blocks) {
+          qkv.noalias() = x * b.qkv.transpose();
+          out.noalias() = x * b.out.transpose();
+          up.noalias() = x * b.gate_up.transpose();
+          out.noalias() += hidden.leftCols(f) * b.down.transpose();
+        }
+        ++done;
+      }
+      passes += done;
+    });
+  }
+  for (auto& worker : workers) worker.join();
+  const double elapsed = std::chrono::duration<double>(Clock::now() - start).count();
+  return double(passes) * flops_per_pass / elapsed / 1e9;
+}
+
+nn::NetworkConfig config(nn::Family family, int d, int layers) {
+  nn::NetworkConfig c;
+  c.family = family;
+  c.d_model = d;
+  c.layers = layers;
+  c.heads = d / 32;
+  c.ffn_dim = 4 * d;
+  c.bins = 128;
+  c.head_dim = d;
+  c.name =
+      fmt::format("{}-d{}-L{}", family == nn::Family::House ? "house" : "searchless", d, layers);
+  return c;
+}
+
+}  // namespace
+
+int nnbench_command(const Args& args, const Streams& io) {
+  cxxopts::Options options("avocet nnbench",
+                           "Network speed: positions/s (all legal moves scored), GFLOP/s, and "
+                           "efficiency against Eigen's matrix product rate for the same shapes.");
+  auto add = options.add_options();
+  add("weights", "benchmark these network files instead of the standard random ones",
+      cxxopts::value<std::vector<std::string>>());
+  add("seconds", "measuring time per entry", cxxopts::value<double>()->default_value("2"));
+  add("threads", "thread counts to measure",
+      cxxopts::value<std::vector<int>>()->default_value("1,2"));
+  add("positions", "print the benchmark positions' FENs and exit");
+  add("h,help", "print this help");
+  const auto parsed = parse_args(options, args);
+  if (parsed.count("help")) {
+    fmt::print(io.out, "{}", options.help());
+    return 0;
+  }
+  if (parsed.count("positions")) {
+    for (const char* fen : kBenchFens) fmt::print(io.out, "{}\n", fen);
+    return 0;
+  }
+  const double seconds = parsed["seconds"].as<double>();
+  std::vector<std::shared_ptr<const nn::Network>> nets;
+  if (parsed.count("weights")) {
+    for (const std::string& path : parsed["weights"].as<std::vector<std::string>>())
+      nets.push_back(nn::Network::load_file(path));
+  } else {
+    for (const auto& [d, layers] : {std::pair{128, 4}, {128, 8}, {256, 4}, {256, 8}})
+      nets.push_back(nn::Network::random(config(nn::Family::House, d, layers), 1));
+    nets.push_back(nn::Network::random(config(nn::Family::Searchless, 256, 8), 1));
+  }
+
+  const std::vector<Sample> samples = bench_samples();
+  double moves = 0;
+  for (const Sample& s : samples) moves += double(s.moves.size());
+  fmt::print(io.out, "{} positions, {:.1f} legal moves on average\n", samples.size(),
+             moves / double(samples.size()));
+  fmt::print(io.out, "{:<22} {:>7} {:>10} {:>9} {:>9} {:>10} {:>6}\n", "network", "threads",
+             "pos/s", "ms/pos", "GFLOP/s", "GEMM GF/s", "eff");
+  std::map<std::pair<int, int>, double> house_ms, searchless_ms;  // (d, L) -> ms/pos, 1 thread
+  for (const auto& net : nets) {
+    const nn::NetworkConfig& c = net->config();
+    for (int threads : parsed["threads"].as<std::vector<int>>()) {
+      const double gemm = gemm_gflops(*net, threads, seconds);
+      const Rate r = measure(net, samples, threads, seconds);
+      const double ms = 1000.0 / r.positions_per_second;
+      fmt::print(io.out, "{:<22} {:>7} {:>10.1f} {:>9.3f} {:>9.1f} {:>10.1f} {:>5.0f}%\n", c.name,
+                 threads, r.positions_per_second, ms * threads, r.gflops, gemm,
+                 100.0 * r.gflops / gemm);
+      if (threads == 1)
+        (c.family == nn::Family::House ? house_ms : searchless_ms)[{c.d_model, c.layers}] = ms;
+    }
+  }
+  for (const auto& [shape, ms] : searchless_ms)
+    if (house_ms.contains(shape))
+      fmt::print(io.out,
+                 "house / searchless cost per position at d={} L={}: {:.4f} ({:.0f}x cheaper)\n",
+                 shape.first, shape.second, house_ms[shape] / ms, ms / house_ms[shape]);
+  fmt::print(io.out,
+             "GEMM GF/s: Eigen's own product rate for the trunk's matrix shapes with the same "
+             "thread count, measured in this run; eff = GFLOP/s / GEMM GF/s\n");
+  return 0;
+}
+
+}  // namespace avocet::cli

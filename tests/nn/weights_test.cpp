@@ -1,0 +1,184 @@
+// Malformed weights files: each fault is one WeightsError naming the file and the tensor.
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <fstream>
+#include <functional>
+#include <map>
+#include <nlohmann/json.hpp>
+
+#include "../test_data.h"
+#include "avocet/nn/network.h"
+
+namespace avocet::nn {
+namespace {
+
+std::vector<std::byte> read_bytes(const std::string& path) {
+  std::ifstream file(path, std::ios::binary);
+  std::vector<char> chars((std::istreambuf_iterator<char>(file)), {});
+  std::vector<std::byte> bytes(chars.size());
+  std::memcpy(bytes.data(), chars.data(), chars.size());
+  return bytes;
+}
+
+// A tensor to write: shape and float32 values.
+struct Tensor {
+  std::vector<int64_t> shape;
+  std::vector<float> values;
+  std::string dtype = "F32";
+};
+
+std::vector<std::byte> write_safetensors(const std::map<std::string, Tensor>& tensors,
+                                         const std::map<std::string, std::string>& metadata) {
+  nlohmann::json header;
+  header["__metadata__"] = metadata;
+  std::vector<std::byte> data;
+  for (const auto& [name, t] : tensors) {
+    const size_t begin = data.size();
+    data.resize(begin + t.values.size() * 4);
+    std::memcpy(data.data() + begin, t.values.data(), t.values.size() * 4);
+    header[name] = {{"dtype", t.dtype}, {"shape", t.shape}, {"data_offsets", {begin, data.size()}}};
+  }
+  const std::string text = header.dump();
+  std::vector<std::byte> file(8 + text.size());
+  for (int i = 0; i < 8; ++i) file[i] = std::byte((uint64_t(text.size()) >> (8 * i)) & 0xFF);
+  std::memcpy(file.data() + 8, text.data(), text.size());
+  file.insert(file.end(), data.begin(), data.end());
+  return file;
+}
+
+// The tiny house net's tensors and metadata, as a starting point for corruptions.
+struct Valid {
+  std::map<std::string, Tensor> tensors;
+  std::map<std::string, std::string> metadata;
+};
+
+Valid valid_house() {
+  const SafetensorsFile file = SafetensorsFile::open(testing::data_path("tiny_house.safetensors"));
+  Valid v;
+  v.metadata = file.metadata();
+  for (const auto& [name, info] : file.tensors())
+    v.tensors[name] = {info.shape, file.read(name, info.shape)};
+  return v;
+}
+
+std::string load_error(const std::vector<std::byte>& bytes) {
+  try {
+    Network::load(SafetensorsFile::from_memory(bytes, "test.safetensors"));
+  } catch (const WeightsError& e) {
+    return e.what();
+  }
+  return "loaded";
+}
+
+TEST(Weights, ValidRewriteLoads) {
+  const Valid v = valid_house();
+  EXPECT_EQ(load_error(write_safetensors(v.tensors, v.metadata)), "loaded");
+}
+
+TEST(Weights, TruncatedAtEveryLengthIsAnError) {
+  const auto bytes = read_bytes(testing::data_path("tiny_house_mirror_bf16.safetensors"));
+  ASSERT_GT(bytes.size(), 1000u);
+  for (size_t length = 0; length < bytes.size(); ++length) {
+    const std::vector<std::byte> cut(bytes.begin(), bytes.begin() + length);
+    const std::string error = load_error(cut);
+    ASSERT_NE(error, "loaded") << length;
+    ASSERT_EQ(error.rfind("test.safetensors: ", 0), 0u) << error;
+  }
+}
+
+TEST(Weights, MissingFileIsAnError) {
+  EXPECT_THROW(Network::load_file("/nonexistent/net.safetensors"), WeightsError);
+  EXPECT_THROW(Network::load_file(AVOCET_TEST_DATA_DIR), WeightsError);  // a directory
+}
+
+struct Corruption {
+  const char* name;
+  std::function<void(Valid&)> apply;
+  const char* expected;
+};
+
+TEST(Weights, CorruptionsGiveSpecificErrors) {
+  const std::vector<Corruption> cases = {
+      {"missing tensor", [](Valid& v) { v.tensors.erase("layers.1.mlp.w3.weight"); },
+       "test.safetensors: tensor 'layers.1.mlp.w3.weight' is missing"},
+      {"extra tensor",
+       [](Valid& v) {
+         v.tensors["layers.2.ln1.weight"] = {{32}, std::vector<float>(32)};
+       },
+       "test.safetensors: unexpected tensor 'layers.2.ln1.weight' for a house network"},
+      {"wrong shape",
+       [](Valid& v) {
+         v.tensors["layers.0.attn.q.weight"].shape = {16, 64};
+       },
+       "test.safetensors: tensor 'layers.0.attn.q.weight' has shape [16, 64], expected [32, 32]"},
+      {"wrong dtype", [](Valid& v) { v.tensors["ln_f.bias"].dtype = "I32"; },
+       "test.safetensors: tensor 'ln_f.bias': dtype I32 is not supported (F32 or BF16)"},
+      {"size mismatch", [](Valid& v) { v.tensors["ln_f.bias"].shape = {33}; },
+       "test.safetensors: tensor 'ln_f.bias': data_offsets span 128 bytes but shape [33] of F32 "
+       "needs 132"},
+      {"unknown family", [](Valid& v) { v.metadata["family"] = "giraffe"; },
+       "test.safetensors: family 'giraffe' is not implemented (expected 'house' or 'searchless')"},
+      {"missing metadata", [](Valid& v) { v.metadata.erase("d_model"); },
+       "test.safetensors: metadata 'd_model' is missing"},
+      {"bad number", [](Valid& v) { v.metadata["layers"] = "two"; },
+       "test.safetensors: metadata 'layers' must be a positive integer, got 'two'"},
+      {"heads do not divide", [](Valid& v) { v.metadata["heads"] = "5"; },
+       "test.safetensors: d_model 32 is not a multiple of heads 5"},
+      {"future version", [](Valid& v) { v.metadata["format_version"] = "9"; },
+       "test.safetensors: format_version '9' is not supported (expected 1)"},
+      {"bad mirror", [](Valid& v) { v.metadata["mirror"] = "yes"; },
+       "test.safetensors: metadata 'mirror' must be 'true' or 'false', got 'yes'"},
+  };
+  for (const Corruption& c : cases) {
+    Valid v = valid_house();
+    c.apply(v);
+    EXPECT_EQ(load_error(write_safetensors(v.tensors, v.metadata)), c.expected) << c.name;
+  }
+}
+
+TEST(Weights, HeaderCorruptions) {
+  const Valid v = valid_house();
+  const std::vector<std::byte> good = write_safetensors(v.tensors, v.metadata);
+  auto with_header = [&](const std::string& header) {
+    std::vector<std::byte> file(8 + header.size());
+    for (int i = 0; i < 8; ++i) file[i] = std::byte((uint64_t(header.size()) >> (8 * i)) & 0xFF);
+    std::memcpy(file.data() + 8, header.data(), header.size());
+    return file;
+  };
+  EXPECT_EQ(load_error(with_header("{\"a\": [1, 2"))
+                .rfind("test.safetensors: header is not valid JSON", 0),
+            0u);
+  EXPECT_EQ(load_error(with_header("[1, 2]")), "test.safetensors: header is not a JSON object");
+  EXPECT_EQ(load_error(with_header(R"({"__metadata__": {"x": 1}})")),
+            "test.safetensors: metadata 'x' is not a string");
+  EXPECT_EQ(
+      load_error(with_header(R"({"t": {"dtype": "F32", "shape": [2], "data_offsets": [0, 8]}})")),
+      "test.safetensors: tensor 't': data_offsets [0, 8] fall outside the 0 data bytes");
+  EXPECT_EQ(
+      load_error(with_header(R"({"t": {"dtype": "F32", "shape": [-2], "data_offsets": [0, 0]}})")),
+      "test.safetensors: tensor 't': shape has a dimension that is not a size");
+  EXPECT_EQ(load_error(with_header(R"({"t": {"dtype": "F32", "shape": [2]}})")),
+            "test.safetensors: tensor 't': data_offsets must be [begin, end]");
+  std::vector<std::byte> huge = good;
+  huge[7] = std::byte(0x7F);
+  EXPECT_EQ(load_error(huge).rfind("test.safetensors: header length", 0), 0u);
+
+  // Two tensors sharing bytes.
+  std::vector<std::byte> overlap =
+      with_header(R"({"a": {"dtype": "F32", "shape": [2], "data_offsets": [0, 8]},)"
+                  R"( "b": {"dtype": "F32", "shape": [2], "data_offsets": [4, 12]}})");
+  overlap.resize(overlap.size() + 12);
+  EXPECT_EQ(load_error(overlap), "test.safetensors: tensor 'b': data overlaps tensor 'a'");
+
+  // Flipping any byte of the JSON header never crashes: an error or (rarely) a valid file.
+  const uint64_t header_size = uint64_t(good[0]) | uint64_t(good[1]) << 8;
+  for (size_t i = 8; i < 8 + header_size; ++i) {
+    std::vector<std::byte> flipped = good;
+    flipped[i] ^= std::byte(0x5A);
+    load_error(flipped);
+  }
+}
+
+}  // namespace
+}  // namespace avocet::nn
