@@ -29,7 +29,7 @@ int version_command(const Args&, const Streams& io) {
 // One table serves dispatch and --help.
 constexpr Subcommand kSubcommands[] = {
     {"perft", "perft DEPTH [--fen FEN] | --suite FILE   count leaf nodes (perft)", perft_command},
-    {"eval", "eval FEN --weights FILE                  win probability of every legal move",
+    {"eval", "eval FEN [--weights FILE]                win probability of every legal move",
      eval_command},
     {"tokenize", "tokenize FEN [--mirror]                 the 77 network input tokens",
      tokenize_command},
@@ -37,6 +37,9 @@ constexpr Subcommand kSubcommands[] = {
      actions_command},
     {"nnbench", "nnbench [--seconds S]                   network speed (positions/s, GFLOP/s)",
      nnbench_command},
+    {"datagen", "datagen --from-tsv FILE... [-o DIR]      make training shards", datagen_command},
+    {"puzzles", "puzzles --file CSV [--limit N] [--evaluator net|material]   puzzle bench",
+     puzzles_command},
     {"version", "version                                 print the version", version_command},
 };
 

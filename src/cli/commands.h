@@ -25,5 +25,7 @@ int tokenize_command(const Args& args, const Streams& io);
 int actions_command(const Args& args, const Streams& io);
 int eval_command(const Args& args, const Streams& io);
 int nnbench_command(const Args& args, const Streams& io);
+int datagen_command(const Args& args, const Streams& io);
+int puzzles_command(const Args& args, const Streams& io);
 
 }  // namespace avocet::cli

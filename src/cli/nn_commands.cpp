@@ -9,6 +9,7 @@
 #include "avocet/chess/move_text.h"
 #include "avocet/chess/movegen.h"
 #include "avocet/nn/action_table.h"
+#include "avocet/nn/default_net.h"
 #include "avocet/nn/evaluator.h"
 #include "avocet/nn/tokenizer.h"
 #include "commands.h"
@@ -66,17 +67,14 @@ int eval_command(const Args& args, const Streams& io) {
   auto add = options.add_options();
   add("fen", "position (quote it, or give its fields as separate words)",
       cxxopts::value<std::vector<std::string>>());
-  add("weights", "network file (safetensors)", cxxopts::value<std::string>());
+  add("weights", "network file (default: the embedded net)",
+      cxxopts::value<std::string>()->default_value(""));
   add("h,help", "print this help");
   options.parse_positional({"fen"});
   const auto parsed = parse_args(options, args);
   if (help_requested(parsed, options, io)) return 0;
   const Position pos = Position::from_fen(required_fen(parsed, "eval"));
-  if (!parsed.count("weights"))
-    throw cxxopts::exceptions::exception(
-        "eval needs --weights FILE (no default net is built in yet)");
-  const auto evaluator =
-      nn::make_evaluator(nn::Network::load_file(parsed["weights"].as<std::string>()));
+  const auto evaluator = nn::make_evaluator(nn::load_network(parsed["weights"].as<std::string>()));
 
   fmt::print(io.out, "net: {}\nfen: {}\n", evaluator->description(), pos.fen());
   const MoveList moves = legal_moves(pos);
@@ -91,7 +89,7 @@ int eval_command(const Args& args, const Streams& io) {
   std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return win[a] > win[b]; });
   fmt::print(io.out, "{:<6} {:<8} {:>8}\n", "move", "san", "win");
   for (size_t i : order)
-    fmt::print(io.out, "{:<6} {:<8} {:>8.4f}\n", to_uci(moves[i]), to_san(pos, moves[i]), win[i]);
+    fmt::print(io.out, "{:<6} {:<8} {:>8.6f}\n", to_uci(moves[i]), to_san(pos, moves[i]), win[i]);
   return 0;
 }
 

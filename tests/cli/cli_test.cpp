@@ -104,8 +104,6 @@ TEST(Cli, EvalListsEveryMoveBestFirst) {
 }
 
 TEST(Cli, EvalErrors) {
-  EXPECT_EQ(run_cli({"eval", "8/8/8/4k3/8/8/8/4K3 w - -"}).err,
-            "avocet: eval needs --weights FILE (no default net is built in yet)\n");
   EXPECT_EQ(
       run_cli({"eval", "--weights", "/nonexistent.safetensors", "8/8/8/4k3/8/8/8/4K3 w - -"}).err,
       "avocet: /nonexistent.safetensors: cannot open: No such file or directory\n");

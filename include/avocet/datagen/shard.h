@@ -1,0 +1,57 @@
+// Training shards: binary files of labelled positions that Python reads without chess logic.
+//
+//   file    = "AVOSHRD1" (8 bytes), then records until the end
+//   record  = 77 token bytes (ChessBench tokenizer, never mirrored; the trainer mirrors)
+//             uint8 n, then n x { uint16 action index, float32 win probability } little-endian
+//
+// The win probability is the side to move's, after the move: Stockfish's centipawns through
+// 1 / (1 + exp(-0.00368208 cp)), mate for the mover 1, mated 0.
+#pragma once
+
+#include <cstdint>
+#include <fstream>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "avocet/chess/position.h"
+#include "avocet/nn/tokenizer.h"
+
+namespace avocet::datagen {
+
+inline constexpr std::string_view kShardMagic = "AVOSHRD1";
+
+struct LabelledMove {
+  Move move;
+  float win_probability;
+};
+
+struct ShardRecord {
+  nn::Tokens tokens;
+  std::vector<std::pair<uint16_t, float>> actions;  // (action index, win probability)
+};
+
+// Stockfish's score for a move, from the mover's view, as a win probability.
+float win_probability_from_centipawns(double centipawns);
+
+// Parses "123", "-45", "m3" (mate in 3 for the mover) or "m-2" (mated in 2).
+std::optional<float> parse_score(std::string_view text);
+
+class ShardWriter {
+ public:
+  // Appends to `path` (writing the magic if the file is new or empty).
+  explicit ShardWriter(const std::string& path);
+  void write(const Position& pos, const std::vector<LabelledMove>& moves);
+  void flush() { out_.flush(); }
+  long records() const { return records_; }
+
+ private:
+  std::ofstream out_;
+  long records_ = 0;
+};
+
+// Reads every record of a shard; throws std::runtime_error naming the file on corruption.
+std::vector<ShardRecord> read_shard(const std::string& path);
+
+}  // namespace avocet::datagen

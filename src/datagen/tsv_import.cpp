@@ -1,0 +1,62 @@
+#include "avocet/datagen/tsv_import.h"
+
+#include <fmt/format.h>
+#include <fmt/ostream.h>
+
+#include <istream>
+#include <ostream>
+#include <stdexcept>
+
+#include "avocet/chess/move_text.h"
+#include "avocet/chess/movegen.h"
+
+namespace avocet::datagen {
+
+std::pair<Position, std::vector<LabelledMove>> parse_annotation_line(std::string_view line) {
+  if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+  const size_t tab = line.find('\t');
+  if (tab == std::string_view::npos) throw std::invalid_argument("no tab between FEN and moves");
+  const Position pos = Position::from_fen(line.substr(0, tab));
+  std::vector<LabelledMove> moves;
+  std::string_view rest = line.substr(tab + 1);
+  while (!rest.empty()) {
+    const size_t space = rest.find(' ');
+    const std::string_view entry = rest.substr(0, space);
+    rest = space == std::string_view::npos ? std::string_view() : rest.substr(space + 1);
+    if (entry.empty()) continue;
+    const size_t colon = entry.find(':');
+    if (colon == std::string_view::npos)
+      throw std::invalid_argument(fmt::format("entry '{}' is not move:score", entry));
+    const Move move = parse_uci(pos, entry.substr(0, colon));
+    const std::optional<float> win = parse_score(entry.substr(colon + 1));
+    if (!win) throw std::invalid_argument(fmt::format("bad score in '{}'", entry));
+    for (const LabelledMove& m : moves)
+      if (m.move == move) throw std::invalid_argument(fmt::format("move '{}' repeated", entry));
+    moves.push_back({move, *win});
+  }
+  if (moves.empty()) throw std::invalid_argument("no labelled moves");
+  return {pos, moves};
+}
+
+ImportStats import_annotations(
+    std::istream& in,
+    const std::function<void(const Position&, const std::vector<LabelledMove>&)>& write,
+    std::ostream& report, int max_reports) {
+  ImportStats stats;
+  for (std::string line; std::getline(in, line);) {
+    ++stats.lines;
+    if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
+    try {
+      const auto [pos, moves] = parse_annotation_line(line);
+      write(pos, moves);
+      ++stats.positions;
+      stats.moves += long(moves.size());
+    } catch (const std::exception& e) {
+      if (++stats.malformed <= max_reports)
+        fmt::print(report, "line {}: {}\n", stats.lines, e.what());
+    }
+  }
+  return stats;
+}
+
+}  // namespace avocet::datagen
