@@ -70,6 +70,14 @@ bool Game::undo() {
   return true;
 }
 
+std::vector<uint64_t> Game::recent_keys() const {
+  const int last = int(positions_.size()) - 1;
+  std::vector<uint64_t> keys;
+  for (int i = std::max(0, last - position().halfmove_clock()); i < last; ++i)
+    keys.push_back(positions_[i].key());
+  return keys;
+}
+
 int Game::repetition_count() const {
   const Position& now = positions_.back();
   const int last = int(positions_.size()) - 1;

@@ -19,12 +19,36 @@ float MaterialEvaluator::win_probability(int pawns) {
   return 1.0f / (1.0f + std::exp(-0.35f * float(pawns)));
 }
 
+namespace {
+
+int distance(Square a, Square b) {
+  return std::max(std::abs(index(file_of(a)) - index(file_of(b))),
+                  std::abs(index(rank_of(a)) - index(rank_of(b))));
+}
+
+// Up to about a third of a pawn for a bare enemy king near the edge and our king close by.
+float mop_up(const Position& pos, Color us) {
+  if (pos.pieces(~us) != pos.pieces(~us, PieceType::King)) return 0.0f;
+  const Square theirs = pos.king_square(~us), ours = pos.king_square(us);
+  const int centre = std::max(std::abs(2 * index(file_of(theirs)) - 7),
+                              std::abs(2 * index(rank_of(theirs)) - 7));  // 1 centre .. 7 edge
+  return 0.03f * float(centre) + 0.02f * float(7 - distance(ours, theirs));
+}
+
+}  // namespace
+
 void MaterialEvaluator::evaluate(const Position& pos, std::span<const Move> moves,
                                  std::span<float> win_probability_out) {
+  const Color us = pos.side_to_move();
   for (size_t i = 0; i < moves.size(); ++i) {
     Position after = pos;
     after.play(moves[i]);
-    win_probability_out[i] = win_probability(material_balance(after, pos.side_to_move()));
+    const int balance = material_balance(after, us);
+    win_probability_out[i] = win_probability(balance);
+    if (mop_up_ && balance > 0) {
+      const float pawns = float(balance) + mop_up(after, us);
+      win_probability_out[i] = 1.0f / (1.0f + std::exp(-0.35f * pawns));
+    }
   }
 }
 

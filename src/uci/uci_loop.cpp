@@ -8,7 +8,9 @@
 #include <string>
 
 #include "avocet/chess/move_text.h"
+#include "avocet/chess/movegen.h"
 #include "avocet/chess/perft.h"
+#include "avocet/nn/default_net.h"
 #include "avocet/version.h"
 
 namespace avocet::uci {
@@ -29,23 +31,84 @@ std::vector<std::string_view> split_words(std::string_view line) {
 
 namespace {
 
+constexpr const char* kEmbedded = "<embedded>";
+
 std::string join(const std::vector<std::string_view>& words, size_t begin, size_t end) {
   std::string text;
-  for (size_t i = begin; i < end; ++i) {
+  for (size_t i = begin; i < end && i < words.size(); ++i) {
     if (i > begin) text += ' ';
     text += words[i];
   }
   return text;
 }
 
+std::vector<OptionSpec> option_specs() {
+  using T = OptionType;
+  return {
+      {"Hash", T::Spin, "64", 1, 65536, {}, "transposition table size in MB"},
+      {"Threads", T::Spin, "1", 1, 256, {}, "search threads"},
+      {"MultiPV", T::Spin, "1", 1, 256, {}, "number of best lines to report"},
+      {"Ponder", T::Check, "false", 0, 0, {}, "think on the opponent's time (go ponder)"},
+      {"Move Overhead", T::Spin, "50", 0, 5000, {}, "milliseconds kept back per move"},
+      {"UCI_ShowWDL", T::Check, "false", 0, 0, {}, "add wdl to info lines"},
+      {"EvalFile", T::String, kEmbedded, 0, 0, {}, "network file (safetensors)"},
+      {"Mode", T::Combo, "search", 0, 0, {"search", "argmax"}, "search, or argmax (no search)"},
+      {"SyzygyPath", T::String, "<empty>", 0, 0, {}, "accepted; tablebases are not probed yet"},
+      {"PolicyTemperature", T::Spin, "60", 1, 1000, {}, "softmax temperature over Q, x1000"},
+      {"ThresholdStart", T::Spin, "250", 1, 1000, {}, "first iteration's theta, x1000"},
+      {"ThresholdFactor", T::Spin, "50", 1, 99, {}, "theta multiplier per iteration, x100"},
+  };
+}
+
+// Reads the integer after `words[i]` for `go`.
+int go_integer(const std::vector<std::string_view>& words, size_t& i) {
+  const std::string_view name = words[i];
+  if (i + 1 >= words.size()) throw std::invalid_argument(fmt::format("go: {} needs a value", name));
+  const std::string_view text = words[++i];
+  long value = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (ec != std::errc() || end != text.data() + text.size() || value < -(1L << 40) ||
+      value > (1L << 40))
+    throw std::invalid_argument(fmt::format("go: {} must be an integer, got '{}'", name, text));
+  return int(std::clamp<long>(value, -2000000000L, 2000000000L));
+}
+
 }  // namespace
 
-UciLoop::UciLoop(std::ostream& out) : out_(out) {}
+UciLoop::UciLoop(std::ostream& out, search::EvaluatorFactory evaluator, std::string evaluator_name)
+    : out_(out),
+      specs_(option_specs()),
+      engine_(evaluator, evaluator_name),
+      has_evaluator_(evaluator != nullptr) {
+  for (const OptionSpec& spec : specs_) values_[spec.name] = spec.default_value;
+}
+
+UciLoop::~UciLoop() {
+  engine_.stop();
+  engine_.wait();
+}
+
+std::string UciLoop::option(const std::string& name) const {
+  for (const auto& [key, value] : values_)
+    if (same_name(key, name)) return value;
+  return "";
+}
 
 void UciLoop::run(std::istream& in) {
   std::string line;
   while (std::getline(in, line))
     if (!handle_line(line)) return;
+  engine_.wait();  // end of input: let a finite search print its move
+}
+
+void UciLoop::print(const std::string& text) {
+  std::lock_guard lock(out_mutex_);
+  out_ << text;
+  out_.flush();
+}
+
+void UciLoop::error(std::string_view message) {
+  print(fmt::format("info string error: {}\n", message));
 }
 
 bool UciLoop::handle_line(std::string_view line) {
@@ -53,34 +116,68 @@ bool UciLoop::handle_line(std::string_view line) {
   if (words.empty()) return true;
   const std::string_view command = words[0];
   try {
-    if (command == "quit") return false;
+    if (command == "quit") {
+      engine_.stop();
+      engine_.wait();
+      return false;
+    }
     if (command == "uci")
       on_uci();
     else if (command == "isready")
-      fmt::print(out_, "readyok\n");
-    else if (command == "ucinewgame")
-      game_ = Game();
-    else if (command == "position")
+      on_isready();
+    else if (command == "ucinewgame") {
+      if (engine_.searching()) {
+        error("ucinewgame: a search is running (send stop first)");
+      } else {
+        engine_.new_game();
+        game_ = Game();
+      }
+    } else if (command == "position")
       on_position(words);
     else if (command == "go")
       on_go(words);
+    else if (command == "stop")
+      engine_.stop();
+    else if (command == "ponderhit")
+      engine_.ponderhit();
     else if (command == "setoption")
       on_setoption(words);
     else if (command == "d")
       on_display();
-    else if (command == "stop" || command == "ponderhit")
-      ;  // Nothing is searching: nothing to stop.
     else
       error(fmt::format("unknown command '{}'", command));
   } catch (const std::exception& e) {
     error(e.what());
   }
-  out_.flush();
   return true;
 }
 
 void UciLoop::on_uci() {
-  fmt::print(out_, "id name Avocet {}\nid author the Avocet developers\nuciok\n", kVersion);
+  std::string text = fmt::format("id name Avocet {}\nid author the Avocet developers\n", kVersion);
+  for (const OptionSpec& spec : specs_) text += declaration(spec) + "\n";
+  print(text + "uciok\n");
+}
+
+bool UciLoop::ensure_evaluator() {
+  if (has_evaluator_) return true;
+  try {
+    network_ = nn::default_network();
+  } catch (const std::exception& e) {
+    error(fmt::format("no network: {} (set EvalFile)", e.what()));
+    return false;
+  }
+  const auto net = network_;
+  engine_.set_evaluator([net] { return nn::make_evaluator(net); }, net->description());
+  has_evaluator_ = true;
+  return true;
+}
+
+void UciLoop::on_isready() {
+  if (!engine_.searching() && ensure_evaluator() && !announced_) {
+    print(fmt::format("info string net {}\n", engine_.evaluator_name()));
+    announced_ = true;
+  }
+  print("readyok\n");
 }
 
 void UciLoop::on_position(const std::vector<std::string_view>& words) {
@@ -102,7 +199,6 @@ void UciLoop::on_position(const std::vector<std::string_view>& words) {
   } else {
     return error(fmt::format("position: expected 'startpos' or 'fen', got '{}'", words[1]));
   }
-
   Game game(start);
   for (size_t i = moves_at + 1; i < words.size(); ++i)
     game.play(parse_uci(game.position(), words[i]));
@@ -116,10 +212,93 @@ void UciLoop::on_go(const std::vector<std::string_view>& words) {
     const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), depth);
     if (ec != std::errc() || end != text.data() + text.size() || depth < 1 || depth > 20)
       return error(fmt::format("go perft: depth must be an integer from 1 to 20, got '{}'", text));
+    std::lock_guard lock(out_mutex_);
     write_perft_report(out_, game_.position(), depth);
     return;
   }
-  error("go: this build has no network or search yet; only 'go perft N' is available");
+  if (engine_.searching()) return error("go: a search is already running (send stop first)");
+
+  search::GoRequest request;
+  for (size_t i = 1; i < words.size(); ++i) {
+    const std::string_view w = words[i];
+    if (w == "wtime")
+      request.clock.wtime = go_integer(words, i);
+    else if (w == "btime")
+      request.clock.btime = go_integer(words, i);
+    else if (w == "winc")
+      request.clock.winc = go_integer(words, i);
+    else if (w == "binc")
+      request.clock.binc = go_integer(words, i);
+    else if (w == "movestogo")
+      request.clock.movestogo = go_integer(words, i);
+    else if (w == "movetime")
+      request.clock.movetime = go_integer(words, i);
+    else if (w == "depth")
+      request.depth = std::max(1, go_integer(words, i));
+    else if (w == "nodes")
+      request.nodes = uint64_t(std::max(1, go_integer(words, i)));
+    else if (w == "mate")
+      request.mate = std::max(1, go_integer(words, i));
+    else if (w == "infinite")
+      request.infinite = true;
+    else if (w == "ponder")
+      request.ponder = true;
+    else if (w == "searchmoves") {
+      while (i + 1 < words.size()) {
+        const std::optional<Square> from = parse_square(words[i + 1].substr(0, 2));
+        if (!from || words[i + 1].size() < 4) break;  // the next go keyword
+        request.searchmoves.push_back(parse_uci(game_.position(), words[++i]));
+      }
+    } else {
+      return error(fmt::format("go: unknown parameter '{}'", w));
+    }
+  }
+  if (!ensure_evaluator()) {
+    print("bestmove (none)\n");
+    return;
+  }
+  engine_.set_game(game_);
+  const int multipv = std::stoi(values_["MultiPV"]);
+  const bool wdl = values_["UCI_ShowWDL"] == "true";
+  engine_.go(request, {[this, multipv, wdl](const search::SearchInfo& info) {
+                         print_info(info, multipv, wdl);
+                       },
+                       [this](Move best, Move ponder) {
+                         if (best.is_none()) return print("bestmove (none)\n");
+                         std::string text = "bestmove " + to_uci(best);
+                         if (!ponder.is_none()) text += " ponder " + to_uci(ponder);
+                         print(text + "\n");
+                       }});
+}
+
+void UciLoop::print_info(const search::SearchInfo& info, int multipv, bool wdl) {
+  const search::IterationReport& r = info.report;
+  multipv = std::min<int>(multipv, int(r.lines.size()));
+  const long ms = long(info.seconds * 1000);
+  const long nps = info.seconds > 0 ? long(double(r.nodes) / info.seconds) : 0;
+  std::string text;
+  for (int k = 0; k < multipv; ++k) {
+    const search::RootLine& line = r.lines[k];
+    std::string score =
+        search::is_mate_value(line.value)
+            ? fmt::format("mate {}", search::mate_in_moves(line.value))
+            : fmt::format("cp {}", search::centipawns_from_win_probability(line.value));
+    if (wdl) {
+      // The net predicts the expected score s = W + D/2 only: W = s^2, L = (1-s)^2 is a
+      // simple split consistent with it.
+      const double s = std::clamp(double(line.value), 0.0, 1.0);
+      const int w = int(std::lround(1000 * s * s)), l = int(std::lround(1000 * (1 - s) * (1 - s)));
+      score += fmt::format(" wdl {} {} {}", w, 1000 - w - l, l);
+    }
+    std::string pv;
+    for (Move m : line.pv) pv += " " + to_uci(m);
+    text += fmt::format(
+        "info depth {} seldepth {} multipv {} score {} nodes {} nps {} time {} "
+        "hashfull {} pv{}\n",
+        std::max(1, r.depth), std::max(1, r.seldepth), k + 1, score, r.nodes, nps, ms,
+        info.hashfull, pv);
+  }
+  print(text);
 }
 
 void UciLoop::on_setoption(const std::vector<std::string_view>& words) {
@@ -128,7 +307,47 @@ void UciLoop::on_setoption(const std::vector<std::string_view>& words) {
     if (words[i] == "value") value_at = std::min(value_at, i);
   if (words.size() < 3 || words[1] != "name")
     return error("setoption: expected 'setoption name <name> [value <value>]'");
-  error(fmt::format("setoption: unknown option '{}'", join(words, 2, value_at)));
+  const std::string name = join(words, 2, value_at);
+  const std::string value = join(words, value_at + 1, words.size());
+  for (const OptionSpec& spec : specs_) {
+    if (!same_name(spec.name, name)) continue;
+    if (engine_.searching())
+      return error(fmt::format("setoption {}: a search is running (send stop first)", spec.name));
+    return apply_option(spec, validate(spec, value));
+  }
+  error(fmt::format("setoption: unknown option '{}'", name));
+}
+
+void UciLoop::apply_option(const OptionSpec& spec, const std::string& value) {
+  if (spec.name == "EvalFile") {
+    const bool embedded = value.empty() || value == kEmbedded;
+    std::shared_ptr<const nn::Network> net;
+    try {
+      net = embedded ? nn::default_network() : nn::Network::load_file(value);
+    } catch (const std::exception& e) {
+      const std::string kept =
+          has_evaluator_ ? engine_.evaluator_name() : std::string("no network");
+      return error(fmt::format("EvalFile: {}; keeping {}", e.what(), kept));
+    }
+    network_ = net;
+    engine_.set_evaluator([net] { return nn::make_evaluator(net); }, net->description());
+    has_evaluator_ = true;
+    values_[spec.name] = embedded ? kEmbedded : value;
+    print(fmt::format("info string net {}\n", net->description()));
+    announced_ = true;
+    return;
+  }
+  values_[spec.name] = value;
+  search::EngineOptions o = engine_.options();
+  o.hash_mb = std::stoi(values_["Hash"]);
+  o.threads = std::stoi(values_["Threads"]);
+  o.multipv = std::stoi(values_["MultiPV"]);
+  o.move_overhead_ms = std::stoi(values_["Move Overhead"]);
+  o.mode = values_["Mode"] == "argmax" ? search::Mode::Argmax : search::Mode::Search;
+  o.params.policy_temperature = std::stoi(values_["PolicyTemperature"]) / 1000.0;
+  o.params.initial_threshold = std::stoi(values_["ThresholdStart"]) / 1000.0;
+  o.params.threshold_factor = std::stoi(values_["ThresholdFactor"]) / 100.0;
+  engine_.set_options(o);
 }
 
 void UciLoop::on_display() {
@@ -142,12 +361,8 @@ void UciLoop::on_display() {
   board += "   a   b   c   d   e   f   g   h\n\n";
   std::string checkers;
   for (Square s : pos.checkers()) checkers += square_name(s) + " ";
-  fmt::print(out_, "{}Fen: {}\nKey: {:016X}\nCheckers: {}\n", board, pos.fen(), pos.key(),
-             checkers);
-}
-
-void UciLoop::error(std::string_view message) {
-  fmt::print(out_, "info string error: {}\n", message);
+  print(fmt::format("{}Fen: {}\nKey: {:016X}\nCheckers: {}\n", board, pos.fen(), pos.key(),
+                    checkers));
 }
 
 }  // namespace avocet::uci

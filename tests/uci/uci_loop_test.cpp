@@ -1,49 +1,221 @@
+// Scripted UCI sessions on string streams, with the material evaluator standing in for the
+// network so that searches are fast and deterministic.
 #include "avocet/uci/uci_loop.h"
 
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <sstream>
+#include <thread>
+
+#include "avocet/chess/move_text.h"
+#include "avocet/chess/movegen.h"
+#include "avocet/nn/material_evaluator.h"
 
 namespace avocet::uci {
 namespace {
 
-// Runs a scripted session and returns everything the loop printed.
-std::string session(const std::string& script) {
-  std::ostringstream out;
-  std::istringstream in(script);
-  UciLoop loop(out);
-  loop.run(in);
-  return out.str();
+search::EvaluatorFactory material() {
+  return [] { return std::make_unique<nn::MaterialEvaluator>(); };
 }
 
-TEST(UciLoop, Handshake) {
-  const std::string out = session("uci\nisready\nquit\n");
+// Thread-safe capture of the loop's output (search threads write to it).
+class Output : public std::stringbuf {
+ public:
+  std::string text() {
+    std::lock_guard lock(mutex_);
+    return str();
+  }
+
+ protected:
+  int sync() override {
+    std::lock_guard lock(mutex_);
+    return std::stringbuf::sync();
+  }
+  std::streamsize xsputn(const char* s, std::streamsize n) override {
+    std::lock_guard lock(mutex_);
+    return std::stringbuf::xsputn(s, n);
+  }
+
+ private:
+  std::mutex mutex_;
+};
+
+struct Session {
+  Output buffer;
+  std::ostream out{&buffer};
+  UciLoop loop{out, material(), "material"};
+
+  std::string run(const std::string& script) {
+    std::istringstream in(script);
+    loop.run(in);
+    return buffer.text();
+  }
+  void send(const std::string& line) { loop.handle_line(line); }
+  std::string text() { return buffer.text(); }
+};
+
+int count(const std::string& text, const std::string& what) {
+  int n = 0;
+  for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
+  return n;
+}
+
+std::string bestmove_of(const std::string& text) {
+  const size_t at = text.rfind("bestmove ");
+  if (at == std::string::npos) return "";
+  const size_t end = text.find_first_of(" \n", at + 9);
+  return text.substr(at + 9, end - at - 9);
+}
+
+bool eventually(const std::function<bool()>& condition, int ms = 5000) {
+  for (int i = 0; i < ms; ++i, std::this_thread::sleep_for(std::chrono::milliseconds(1)))
+    if (condition()) return true;
+  return condition();
+}
+
+TEST(UciLoop, HandshakeDeclaresEveryOption) {
+  Session s;
+  const std::string out = s.run("uci\nisready\nquit\n");
   EXPECT_NE(out.find("id name Avocet"), std::string::npos);
+  for (const char* option :
+       {"option name Hash type spin default 64 min 1 max 65536", "option name Threads type spin",
+        "option name MultiPV type spin", "option name Ponder type check default false",
+        "option name Move Overhead type spin", "option name UCI_ShowWDL type check",
+        "option name EvalFile type string",
+        "option name Mode type combo default search var search var argmax",
+        "option name SyzygyPath type string"})
+    EXPECT_NE(out.find(option), std::string::npos) << option;
   EXPECT_NE(out.find("uciok\n"), std::string::npos);
   EXPECT_NE(out.find("readyok\n"), std::string::npos);
 }
 
 TEST(UciLoop, PositionWithMovesAndDisplay) {
-  const std::string out = session("position startpos moves e2e4 c7c5 g1f3\nd\n");
+  Session s;
+  const std::string out = s.run("position startpos moves e2e4 c7c5 g1f3\nd\n");
   EXPECT_NE(out.find("Fen: rnbqkbnr/pp1ppppp/8/2p5/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2"),
             std::string::npos);
 }
 
 TEST(UciLoop, FourFieldFen) {
-  std::ostringstream out;
-  UciLoop loop(out);
-  loop.handle_line("position fen 4k3/8/8/8/8/8/8/4K2R w K - moves e1g1");
-  EXPECT_EQ(loop.game().position().fen(), "4k3/8/8/8/8/8/8/5RK1 b - - 1 1");
-  EXPECT_EQ(out.str(), "");
+  Session s;
+  s.send("position fen 4k3/8/8/8/8/8/8/4K2R w K - moves e1g1");
+  EXPECT_EQ(s.loop.game().position().fen(), "4k3/8/8/8/8/8/8/5RK1 b - - 1 1");
+  EXPECT_EQ(s.text(), "");
 }
 
 TEST(UciLoop, GoPerft) {
-  const std::string out = session("position startpos\ngo perft 3\n");
+  Session s;
+  const std::string out = s.run("position startpos\ngo perft 3\n");
   EXPECT_NE(out.find("e2e4: 600\n"), std::string::npos);
   EXPECT_NE(out.find("Nodes searched: 8902\n"), std::string::npos);
 }
 
-// A bad line prints one error and leaves the previous position in place.
+TEST(UciLoop, EveryGoVariantGivesExactlyOneLegalBestmove) {
+  for (const char* go : {"go depth 3", "go nodes 200", "go movetime 50", "go wtime 1000 btime 1000",
+                         "go wtime 2000 btime 2000 winc 10 binc 10 movestogo 5",
+                         "go mate 2 movetime 200", "go depth 2 searchmoves a2a3 b2b3"}) {
+    Session s;
+    s.send("position startpos moves e2e4 e7e5");
+    s.send(go);
+    s.loop.wait_for_search();
+    const std::string out = s.text();
+    EXPECT_EQ(count(out, "bestmove "), 1) << go << "\n" << out;
+    const std::string best = bestmove_of(out);
+    EXPECT_NO_THROW(parse_uci(s.loop.game().position(), best)) << go << ": " << best;
+    EXPECT_NE(out.find("info depth "), std::string::npos) << go;
+    EXPECT_NE(out.find(" pv " + best), std::string::npos) << go;
+  }
+}
+
+TEST(UciLoop, SearchmovesAreObeyed) {
+  Session s;
+  s.send("position startpos");
+  s.send("go depth 3 searchmoves a2a3 h2h3");
+  s.loop.wait_for_search();
+  const std::string best = bestmove_of(s.text());
+  EXPECT_TRUE(best == "a2a3" || best == "h2h3") << best;
+}
+
+TEST(UciLoop, InfiniteHoldsBestmoveUntilStopAndIsReadyIsAnswered) {
+  Session s;
+  s.send("position startpos");
+  s.send("go infinite");
+  s.send("isready");
+  EXPECT_TRUE(eventually([&] { return s.text().find("readyok") != std::string::npos; }));
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  EXPECT_EQ(count(s.text(), "bestmove"), 0);
+  s.send("stop");
+  EXPECT_TRUE(eventually([&] { return count(s.text(), "bestmove ") == 1; }));
+  s.loop.wait_for_search();
+  EXPECT_EQ(count(s.text(), "bestmove "), 1);
+}
+
+TEST(UciLoop, PonderHoldsBestmoveUntilPonderhit) {
+  Session s;
+  s.send("setoption name Ponder value true");
+  s.send("position startpos moves e2e4");
+  s.send("go ponder wtime 500 btime 500");
+  std::this_thread::sleep_for(std::chrono::milliseconds(700));
+  EXPECT_EQ(count(s.text(), "bestmove"), 0);  // the clock does not run while pondering
+  s.send("ponderhit");
+  EXPECT_TRUE(eventually([&] { return count(s.text(), "bestmove ") == 1; }, 2000));
+}
+
+TEST(UciLoop, NoLegalMoveGivesBestmoveNone) {
+  Session s;
+  s.send("position startpos moves f2f3 e7e5 g2g4 d8h4");
+  s.send("go depth 2");
+  s.loop.wait_for_search();
+  EXPECT_NE(s.text().find("bestmove (none)\n"), std::string::npos) << s.text();
+}
+
+TEST(UciLoop, FindsAMateAndReportsIt) {
+  Session s;
+  s.send("position fen k7/8/1K6/8/8/8/8/7R w - - 0 1");
+  s.send("go depth 4");
+  s.loop.wait_for_search();
+  EXPECT_EQ(bestmove_of(s.text()), "h1h8");
+  EXPECT_NE(s.text().find("score mate 1"), std::string::npos) << s.text();
+}
+
+TEST(UciLoop, MultiPvAndWdl) {
+  Session s;
+  s.send("setoption name MultiPV value 3");
+  s.send("setoption name uci_showwdl value true");  // names are case-insensitive
+  s.send("position startpos");
+  s.send("go depth 2");
+  s.loop.wait_for_search();
+  const std::string out = s.text();
+  EXPECT_NE(out.find(" multipv 3 "), std::string::npos) << out;
+  EXPECT_NE(out.find(" wdl "), std::string::npos) << out;
+}
+
+TEST(UciLoop, ArgmaxMode) {
+  Session s;
+  s.send("setoption name Mode value ARGMAX");
+  EXPECT_EQ(s.loop.option("Mode"), "argmax");
+  s.send("position fen 4k3/8/8/3q4/4P3/8/8/4K3 w - - 0 1");
+  s.send("go wtime 1000 btime 1000");
+  s.loop.wait_for_search();
+  EXPECT_EQ(bestmove_of(s.text()), "e4d5");
+}
+
+TEST(UciLoop, OptionsWithSpacesAndValues) {
+  Session s;
+  s.send("setoption name Move Overhead value 120");
+  EXPECT_EQ(s.loop.option("move overhead"), "120");
+  s.send("setoption name Hash value 8");
+  s.send("setoption name Threads value 2");
+  s.send("setoption name SyzygyPath value /tmp/syzygy");
+  EXPECT_EQ(s.text(), "");
+  s.send("position startpos");
+  s.send("go nodes 300");
+  s.loop.wait_for_search();
+  EXPECT_EQ(count(s.text(), "bestmove "), 1);
+}
+
+// A bad line prints one error and leaves the previous state in place.
 TEST(UciLoop, BadLinesReportOneErrorAndKeepState) {
   struct Case {
     const char* line;
@@ -64,32 +236,52 @@ TEST(UciLoop, BadLinesReportOneErrorAndKeepState) {
       {"go perft", "info string error: go perft: depth must be an integer from 1 to 20, got ''\n"},
       {"go perft 0",
        "info string error: go perft: depth must be an integer from 1 to 20, got '0'\n"},
-      {"go perft x1",
-       "info string error: go perft: depth must be an integer from 1 to 20, got 'x1'\n"},
+      {"go wtime", "info string error: go: wtime needs a value\n"},
+      {"go depth x", "info string error: go: depth must be an integer, got 'x'\n"},
+      {"go sideways", "info string error: go: unknown parameter 'sideways'\n"},
       {"flurb", "info string error: unknown command 'flurb'\n"},
       {"setoption Hash 16",
        "info string error: setoption: expected 'setoption name <name> [value <value>]'\n"},
+      {"setoption name Hash value 0", "info string error: option Hash: 0 is outside [1, 65536]\n"},
+      {"setoption name Hash value lots",
+       "info string error: option Hash: expected an integer, got 'lots'\n"},
+      {"setoption name Ponder value maybe",
+       "info string error: option Ponder: expected true or false, got 'maybe'\n"},
+      {"setoption name Mode value random",
+       "info string error: option Mode: expected one of search, argmax, got 'random'\n"},
+      {"setoption name Frobnication value 7",
+       "info string error: setoption: unknown option 'Frobnication'\n"},
+      {"setoption name EvalFile value /nonexistent.safetensors",
+       "info string error: EvalFile: /nonexistent.safetensors: cannot open: No such file or "
+       "directory; keeping material\n"},
   };
   for (const Case& c : cases) {
-    std::ostringstream out;
-    UciLoop loop(out);
-    loop.handle_line("position startpos moves d2d4");
-    const std::string before = loop.game().position().fen();
-    EXPECT_TRUE(loop.handle_line(c.line));
-    EXPECT_EQ(out.str(), c.error) << c.line;
-    EXPECT_EQ(loop.game().position().fen(), before) << c.line;
+    Session s;
+    s.send("position startpos moves d2d4");
+    const std::string before = s.loop.game().position().fen();
+    EXPECT_TRUE(s.loop.handle_line(c.line));
+    EXPECT_EQ(s.text(), c.error) << c.line;
+    EXPECT_EQ(s.loop.game().position().fen(), before) << c.line;
+    // Still usable: answers isready and plays a legal move.
+    s.send("isready");
+    s.send("go depth 1");
+    s.loop.wait_for_search();
+    EXPECT_NO_THROW(parse_uci(s.loop.game().position(), bestmove_of(s.text()))) << c.line;
   }
 }
 
-TEST(UciLoop, QuitStopsTheLoop) {
-  std::ostringstream out;
-  UciLoop loop(out);
-  EXPECT_FALSE(loop.handle_line("quit"));
-  EXPECT_EQ(session("isready\nquit\nisready\n"), "readyok\n");
+TEST(UciLoop, QuitStopsTheLoopAndASearch) {
+  Session s;
+  EXPECT_EQ(s.run("isready\nquit\nisready\n"), "info string net material\nreadyok\n");
+  Session t;
+  t.send("go infinite");
+  EXPECT_FALSE(t.loop.handle_line("quit"));
+  EXPECT_EQ(count(t.text(), "bestmove "), 1);
 }
 
 TEST(UciLoop, BlankAndWhitespaceLinesAreIgnored) {
-  EXPECT_EQ(session("\n   \n\t\r\nisready\r\n"), "readyok\n");
+  Session s;
+  EXPECT_EQ(s.run("\n   \n\t\r\nisready\r\n"), "info string net material\nreadyok\n");
 }
 
 }  // namespace

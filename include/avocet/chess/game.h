@@ -2,6 +2,7 @@
 // (repetitions) and for taking moves back. Also the end-of-game rules.
 #pragma once
 
+#include <cstdint>
 #include <string_view>
 #include <vector>
 
@@ -41,6 +42,10 @@ class Game {
   void play(Move m);
   // Takes the last move back; returns false when there is none.
   bool undo();
+
+  // Keys of the positions before the current one that it could still repeat (those since
+  // the last capture or pawn move), oldest first.
+  std::vector<uint64_t> recent_keys() const;
 
   // How many times the current position has occurred in the game, this time included.
   int repetition_count() const;

@@ -1,37 +1,62 @@
-// The UCI command loop: reads protocol lines, keeps the game the GUI set up, and answers on
-// `out`. Every error is reported as one `info string error: ...` line; the loop never
-// throws and the game state stays as it was before the bad line.
+// The UCI command loop: translates protocol lines into Engine calls and Engine reports into
+// `info` / `bestmove` lines. Every error is reported as one `info string error: ...` line;
+// the loop never throws and the state stays as it was before the bad line.
 #pragma once
 
 #include <istream>
+#include <map>
+#include <memory>
+#include <mutex>
 #include <ostream>
+#include <string>
 #include <string_view>
 #include <vector>
 
 #include "avocet/chess/game.h"
+#include "avocet/nn/network.h"
+#include "avocet/search/engine.h"
+#include "avocet/uci/options.h"
 
 namespace avocet::uci {
 
 class UciLoop {
  public:
-  explicit UciLoop(std::ostream& out);
+  // Plays with the default (embedded) network, or EvalFile; tests pass their own evaluator.
+  explicit UciLoop(std::ostream& out, search::EvaluatorFactory evaluator = nullptr,
+                   std::string evaluator_name = "");
+  ~UciLoop();
 
   // Handles one line; returns false after `quit`.
   bool handle_line(std::string_view line);
-  // Reads lines until `quit` or end of input.
+  // Reads lines until `quit` or end of input (then waits for a running search to finish).
   void run(std::istream& in);
 
   const Game& game() const { return game_; }
+  // Blocks until the current search has printed its bestmove (for tests).
+  void wait_for_search() { engine_.wait(); }
+  std::string option(const std::string& name) const;
 
  private:
   void on_uci();
+  void on_isready();
   void on_position(const std::vector<std::string_view>& words);
   void on_go(const std::vector<std::string_view>& words);
   void on_setoption(const std::vector<std::string_view>& words);
   void on_display();
+  void apply_option(const OptionSpec& spec, const std::string& value);
+  bool ensure_evaluator();
+  void print(const std::string& text);
   void error(std::string_view message);
+  void print_info(const search::SearchInfo& info, int multipv, bool wdl);
 
   std::ostream& out_;
+  std::mutex out_mutex_;
+  std::vector<OptionSpec> specs_;
+  std::map<std::string, std::string> values_;  // by the spec's name
+  search::Engine engine_;
+  bool has_evaluator_;
+  bool announced_ = false;
+  std::shared_ptr<const nn::Network> network_;
   Game game_;
 };
 

@@ -1,0 +1,108 @@
+// Probability-limited search (Giraffe, Lai 2015) guided by the action-value network.
+//
+// The root has probability 1. Expanding a node costs one network pass (cached in the
+// transposition table) giving Q(s, a) for every legal move; the move probabilities are
+// pi(a|s) = softmax(Q(s, .) / temperature). A child is searched only if
+// P(node) * pi(a|s) >= theta; otherwise it is valued by the parent's Q(s, a). Values are
+// win probabilities for the side to move, backed up by negamax (v -> 1 - v) with alpha-beta.
+// Iterative deepening multiplies theta by a constant factor per iteration. Terminal
+// positions are exact: mate is 1 (0 for the mated side) minus a tiny amount per ply so that
+// shorter mates are preferred, and stalemate, dead positions, the 50-move rule and any
+// repetition (of the game's history or the search path) are 0.5.
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <vector>
+
+#include "avocet/chess/game.h"
+#include "avocet/nn/evaluator.h"
+#include "avocet/search/transposition_table.h"
+
+namespace avocet::search {
+
+struct SearchParameters {
+  double policy_temperature = 0.06;  // softmax temperature over Q for pi(a|s)
+  double initial_threshold = 0.25;   // theta of the first iteration
+  double threshold_factor = 0.5;     // theta multiplier per iteration
+};
+
+// Mate scores: being mated at ply p scores p * kMateStep (and mating, 1 - p * kMateStep).
+inline constexpr float kMateStep = 1e-5f;
+inline constexpr float kMateBand = 0.004f;  // values this close to 0 or 1 are mates
+bool is_mate_value(float value);
+// Moves to mate (positive: the side to move mates; negative: it is mated), for a mate value.
+int mate_in_moves(float value);
+
+// Shared between the threads of one search.
+struct SearchControl {
+  std::atomic<bool> stop{false};
+  std::atomic<bool> pondering{false};  // while set, the time limit does not apply
+  std::atomic<uint64_t> nodes{0};
+  uint64_t node_limit = UINT64_MAX;
+  // Steady-clock nanoseconds at which the search stops; 0 for none. Atomic because
+  // ponderhit arms it while the search runs.
+  std::atomic<int64_t> deadline_ns{0};
+
+  void set_deadline(std::chrono::steady_clock::time_point t) {
+    deadline_ns =
+        std::chrono::duration_cast<std::chrono::nanoseconds>(t.time_since_epoch()).count();
+  }
+  bool should_stop() const;
+};
+
+struct Limits {
+  std::optional<int> depth;       // iterations
+  std::optional<int> mate;        // stop once a mate in <= N moves is found
+  std::vector<Move> searchmoves;  // restrict the root to these
+  std::optional<std::chrono::steady_clock::time_point> soft_deadline;  // no new iteration after
+};
+
+struct RootLine {
+  Move move;
+  float value = 0;  // for the side to move at the root
+  std::vector<Move> pv;
+};
+
+struct IterationReport {
+  int depth = 0, seldepth = 0;
+  uint64_t nodes = 0;
+  std::vector<RootLine> lines;  // best first, at least one
+};
+
+class Searcher {
+ public:
+  Searcher(nn::Evaluator& evaluator, TranspositionTable& table, const SearchParameters& params,
+           SearchControl& control, int multipv = 1);
+
+  // Iterative deepening from the game's current position until a limit or a stop. Reports
+  // every completed iteration; returns the last complete (or better partial) result.
+  IterationReport run(const Game& game, const Limits& limits,
+                      const std::function<void(const IterationReport&)>& on_iteration);
+
+ private:
+  float search(const Position& pos, double probability, float alpha, float beta, int ply);
+  float search_root(const Position& pos, std::vector<RootLine>& lines);
+  // Exact value of a position from the rules alone, if any (for its side to move).
+  std::optional<float> rule_value(const Position& pos, int ply, const MoveList& moves) const;
+  bool is_repetition(const Position& pos) const;
+  void network_values(const Position& pos, const MoveList& moves, std::span<float> values);
+  std::vector<Move> principal_variation(const Position& root, Move first) const;
+
+  nn::Evaluator& evaluator_;
+  TranspositionTable& table_;
+  SearchParameters params_;
+  SearchControl& control_;
+  int multipv_;
+
+  double theta_ = 1.0;
+  int seldepth_ = 0;
+  bool stopped_ = false;
+  std::vector<uint64_t> keys_;  // history (since the last irreversible move) and search path
+  std::vector<Move> root_moves_;
+};
+
+}  // namespace avocet::search

@@ -1,0 +1,163 @@
+#include "avocet/search/engine.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "avocet/chess/movegen.h"
+#include "avocet/search/argmax_policy.h"
+
+namespace avocet::search {
+
+int centipawns_from_win_probability(float w) {
+  const double p = std::clamp(double(w), 1e-6, 1 - 1e-6);
+  return int(std::lround(std::log(p / (1 - p)) / 0.00368208));
+}
+
+Engine::Engine(EvaluatorFactory factory, std::string evaluator_name)
+    : factory_(std::move(factory)),
+      evaluator_name_(std::move(evaluator_name)),
+      table_(size_t(options_.hash_mb)) {}
+
+Engine::~Engine() {
+  stop();
+  wait();
+}
+
+void Engine::set_evaluator(EvaluatorFactory factory, std::string name) {
+  wait();
+  factory_ = std::move(factory);
+  evaluator_name_ = std::move(name);
+  table_.clear();  // cached network outputs belong to the old net
+}
+
+void Engine::set_options(const EngineOptions& options) {
+  wait();
+  if (options.hash_mb != options_.hash_mb) table_.resize(size_t(options.hash_mb));
+  options_ = options;
+}
+
+void Engine::new_game() {
+  wait();
+  table_.clear();
+  game_ = Game();
+}
+
+bool Engine::searching() const {
+  std::lock_guard lock(mutex_);
+  return running_;
+}
+
+void Engine::go(const GoRequest& request, EngineCallbacks callbacks) {
+  wait();
+  // Everything the search reads is set here, before its thread starts, so that a stop
+  // arriving at once is never overwritten.
+  start_ = std::chrono::steady_clock::now();
+  const TimeBudget budget =
+      allocate_time(request.clock, game_.position().side_to_move(), options_.move_overhead_ms);
+  control_.stop = false;
+  control_.nodes = 0;
+  control_.node_limit = request.nodes.value_or(UINT64_MAX);
+  control_.pondering = request.ponder;
+  control_.deadline_ns = 0;
+  if (budget.hard && !request.infinite) control_.set_deadline(start_ + *budget.hard);
+  {
+    std::lock_guard lock(mutex_);
+    running_ = true;
+    hold_ = request.infinite || request.ponder;
+    pending_hard_ = budget.hard;
+  }
+  thread_ = std::thread(&Engine::run_search, this, request, budget, std::move(callbacks));
+}
+
+void Engine::stop() {
+  control_.stop = true;
+  release_hold();
+}
+
+void Engine::ponderhit() {
+  // The opponent played the expected move: the clock now runs, from this moment.
+  {
+    std::lock_guard lock(mutex_);
+    if (pending_hard_) control_.set_deadline(std::chrono::steady_clock::now() + *pending_hard_);
+  }
+  control_.pondering = false;
+  release_hold();
+}
+
+void Engine::release_hold() {
+  std::lock_guard lock(mutex_);
+  hold_ = false;
+  released_.notify_all();
+}
+
+void Engine::wait() {
+  if (thread_.joinable()) thread_.join();
+}
+
+void Engine::run_search(GoRequest request, TimeBudget budget, EngineCallbacks callbacks) {
+  auto elapsed = [&] {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+  };
+  IterationReport result;
+  const MoveList legal = legal_moves(game_.position());
+  if (!legal.empty()) {
+    if (options_.mode == Mode::Argmax) {
+      const auto evaluator = factory_();
+      const std::vector<ScoredMove> scored = score_moves(game_, *evaluator);
+      result.depth = 1;
+      result.nodes = 1;
+      for (const ScoredMove& s : scored)
+        if (request.searchmoves.empty() ||
+            std::find(request.searchmoves.begin(), request.searchmoves.end(), s.move) !=
+                request.searchmoves.end())
+          result.lines.push_back({s.move, s.win_probability, {s.move}});
+      if (result.lines.empty()) result.lines.push_back({scored.front().move, 0.5f, {}});
+      if (callbacks.on_info) callbacks.on_info({result, elapsed(), 0});
+    } else {
+      Limits limits;
+      limits.depth = request.depth;
+      limits.mate = request.mate;
+      limits.searchmoves = request.searchmoves;
+      if (budget.soft && !request.infinite) limits.soft_deadline = start_ + *budget.soft;
+
+      // Helper threads search the same tree through the shared table (lazy SMP).
+      std::vector<std::thread> helpers;
+      for (int i = 1; i < options_.threads; ++i) {
+        helpers.emplace_back([this, i] {
+          const auto evaluator = factory_();
+          SearchParameters params = options_.params;
+          params.initial_threshold *= (i % 2) ? params.threshold_factor : 1.0;
+          Searcher helper(*evaluator, table_, params, control_);
+          helper.run(game_, Limits{}, nullptr);
+        });
+      }
+      const auto evaluator = factory_();
+      Searcher searcher(*evaluator, table_, options_.params, control_, options_.multipv);
+      result = searcher.run(game_, limits, [&](const IterationReport& report) {
+        if (callbacks.on_info) callbacks.on_info({report, elapsed(), table_.hashfull()});
+      });
+      control_.stop = true;
+      for (auto& h : helpers) h.join();
+      if (result.depth == 0 && callbacks.on_info)
+        callbacks.on_info({result, elapsed(), table_.hashfull()});
+    }
+  }
+
+  // In infinite or ponder mode the best move waits for stop or ponderhit.
+  {
+    std::unique_lock lock(mutex_);
+    released_.wait(lock, [&] { return !hold_; });
+  }
+  Move best, ponder;
+  if (!result.lines.empty()) {
+    best = result.lines.front().move;
+    if (result.lines.front().pv.size() > 1) ponder = result.lines.front().pv[1];
+  }
+  {
+    std::lock_guard lock(mutex_);
+    running_ = false;
+  }
+  if (callbacks.on_bestmove) callbacks.on_bestmove(best, ponder);
+}
+
+}  // namespace avocet::search

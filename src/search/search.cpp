@@ -1,0 +1,265 @@
+#include "avocet/search/search.h"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+#include "avocet/chess/movegen.h"
+
+namespace avocet::search {
+
+bool is_mate_value(float value) { return value <= kMateBand || value >= 1.0f - kMateBand; }
+
+int mate_in_moves(float value) {
+  const int plies = int(std::lround((value < 0.5f ? value : 1.0f - value) / kMateStep));
+  return value > 0.5f ? (plies + 1) / 2 : -(plies / 2);
+}
+
+bool SearchControl::should_stop() const {
+  if (stop.load(std::memory_order_relaxed)) return true;
+  if (nodes.load(std::memory_order_relaxed) >= node_limit) return true;
+  const int64_t deadline = deadline_ns.load(std::memory_order_relaxed);
+  if (deadline == 0 || pondering.load(std::memory_order_relaxed)) return false;
+  const auto now = std::chrono::steady_clock::now().time_since_epoch();
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(now).count() >= deadline;
+}
+
+namespace {
+
+// Mate values are stored relative to the node, so a transposition at another ply keeps
+// the right distance.
+float to_table(float value, int ply) {
+  if (!is_mate_value(value)) return value;
+  return value > 0.5f ? value + float(ply) * kMateStep : value - float(ply) * kMateStep;
+}
+float from_table(float value, int ply) {
+  if (!is_mate_value(value)) return value;
+  return value > 0.5f ? value - float(ply) * kMateStep : value + float(ply) * kMateStep;
+}
+
+// pi(a|s): softmax of Q / temperature.
+void policy(std::span<const float> values, double temperature, std::span<float> out) {
+  const float best = *std::max_element(values.begin(), values.end());
+  float sum = 0;
+  for (size_t i = 0; i < values.size(); ++i)
+    sum += out[i] = std::exp(float((values[i] - best) / temperature));
+  for (float& p : out) p /= sum;
+}
+
+}  // namespace
+
+Searcher::Searcher(nn::Evaluator& evaluator, TranspositionTable& table,
+                   const SearchParameters& params, SearchControl& control, int multipv)
+    : evaluator_(evaluator),
+      table_(table),
+      params_(params),
+      control_(control),
+      multipv_(std::max(1, multipv)) {}
+
+bool Searcher::is_repetition(const Position& pos) const {
+  // keys_ ends with the parent; same side to move every other ply, within the 50-move window.
+  const int n = int(keys_.size());
+  for (int i = n - 2; i >= 0 && i >= n - pos.halfmove_clock(); i -= 2)
+    if (keys_[i] == pos.key()) return true;
+  return false;
+}
+
+std::optional<float> Searcher::rule_value(const Position& pos, int ply,
+                                          const MoveList& moves) const {
+  if (moves.empty()) return pos.in_check() ? float(ply) * kMateStep : 0.5f;
+  if (pos.halfmove_clock() >= 100 || is_insufficient_material(pos) || is_repetition(pos))
+    return 0.5f;
+  return std::nullopt;
+}
+
+void Searcher::network_values(const Position& pos, const MoveList& moves, std::span<float> values) {
+  const std::span<const Move> list(moves.begin(), moves.size());
+  if (table_.probe_values(pos.key(), list, values)) return;
+  evaluator_.evaluate(pos, list, values);
+  table_.store_values(pos.key(), list, values);
+}
+
+float Searcher::search(const Position& pos, double probability, float alpha, float beta, int ply) {
+  control_.nodes.fetch_add(1, std::memory_order_relaxed);
+  seldepth_ = std::max(seldepth_, ply);
+  if (control_.should_stop()) {
+    stopped_ = true;
+    return 0.5f;
+  }
+  const MoveList moves = legal_moves(pos);
+  if (const auto rule = rule_value(pos, ply, moves)) return *rule;
+
+  const uint64_t key = pos.key();
+  const float budget = float(probability / theta_);
+  Move table_move;
+  if (const auto hit = table_.probe_result(key)) {
+    table_move = hit->best;
+    const float v = from_table(hit->value, ply);
+    if (hit->budget >= budget &&
+        (hit->bound == Bound::Exact || (hit->bound == Bound::Lower && v >= beta) ||
+         (hit->bound == Bound::Upper && v <= alpha)))
+      return v;
+  }
+
+  std::array<float, MoveList::kCapacity> q, pi;
+  network_values(pos, moves, {q.data(), moves.size()});
+  policy({q.data(), moves.size()}, params_.policy_temperature, {pi.data(), moves.size()});
+  std::array<int, MoveList::kCapacity> order;
+  std::iota(order.begin(), order.begin() + moves.size(), 0);
+  std::stable_sort(order.begin(), order.begin() + moves.size(), [&](int a, int b) {
+    if ((moves[a] == table_move) != (moves[b] == table_move)) return moves[a] == table_move;
+    return q[a] > q[b];
+  });
+
+  const float original_alpha = alpha;
+  float best = -1.0f;
+  Move best_move;
+  keys_.push_back(key);
+  for (size_t k = 0; k < moves.size(); ++k) {
+    const int i = order[k];
+    Position child = pos;
+    child.play(moves[i]);
+    const double child_probability = probability * pi[i];
+    float value;
+    if (child_probability >= theta_) {
+      value = 1.0f - search(child, child_probability, 1.0f - beta, 1.0f - alpha, ply + 1);
+    } else {
+      const auto rule = rule_value(child, ply + 1, legal_moves(child));
+      value = rule ? 1.0f - *rule : q[i];
+    }
+    if (stopped_) break;
+    if (value > best) {
+      best = value;
+      best_move = moves[i];
+      alpha = std::max(alpha, value);
+      if (alpha >= beta) break;
+    }
+  }
+  keys_.pop_back();
+  if (!stopped_) {
+    const Bound bound = best >= beta             ? Bound::Lower
+                        : best <= original_alpha ? Bound::Upper
+                                                 : Bound::Exact;
+    table_.store_result(key, {to_table(best, ply), budget, bound, best_move});
+  }
+  return best;
+}
+
+float Searcher::search_root(const Position& pos, std::vector<RootLine>& lines) {
+  const MoveList all = legal_moves(pos);
+  std::array<float, MoveList::kCapacity> q_all;
+  network_values(pos, all, {q_all.data(), all.size()});
+  // Root moves keep the previous iteration's order (best first).
+  std::vector<float> q(lines.size()), pi(lines.size());
+  for (size_t i = 0; i < lines.size(); ++i)
+    q[i] = q_all[std::find(all.begin(), all.end(), lines[i].move) - all.begin()];
+  policy(q, params_.policy_temperature, pi);
+
+  std::vector<float> values;
+  keys_.push_back(pos.key());
+  for (size_t i = 0; i < lines.size(); ++i) {
+    Position child = pos;
+    child.play(lines[i].move);
+    float alpha = 0.0f;
+    if (values.size() >= size_t(multipv_)) {
+      std::vector<float> sorted = values;
+      std::nth_element(sorted.begin(), sorted.begin() + multipv_ - 1, sorted.end(),
+                       std::greater<>());
+      alpha = sorted[multipv_ - 1];
+    }
+    float value;
+    if (pi[i] >= theta_) {
+      value = 1.0f - search(child, pi[i], 0.0f, 1.0f - alpha, 1);
+    } else {
+      const auto rule = rule_value(child, 1, legal_moves(child));
+      value = rule ? 1.0f - *rule : q[i];
+    }
+    if (stopped_) break;
+    lines[i].value = value;
+    values.push_back(value);
+  }
+  keys_.pop_back();
+  std::stable_sort(lines.begin(), lines.begin() + long(values.size()),
+                   [](const RootLine& a, const RootLine& b) { return a.value > b.value; });
+  return values.empty() ? 0.5f : lines.front().value;
+}
+
+std::vector<Move> Searcher::principal_variation(const Position& root, Move first) const {
+  std::vector<Move> pv{first};
+  Position pos = root;
+  pos.play(first);
+  std::vector<uint64_t> seen{root.key(), pos.key()};
+  while (pv.size() < 32) {
+    const auto hit = table_.probe_result(pos.key());
+    if (!hit || hit->best.is_none() || !legal_moves(pos).contains(hit->best)) break;
+    pos.play(hit->best);
+    if (std::find(seen.begin(), seen.end(), pos.key()) != seen.end()) break;
+    seen.push_back(pos.key());
+    pv.push_back(hit->best);
+  }
+  return pv;
+}
+
+IterationReport Searcher::run(const Game& game, const Limits& limits,
+                              const std::function<void(const IterationReport&)>& on_iteration) {
+  const Position& root = game.position();
+  keys_ = game.recent_keys();
+  std::vector<RootLine> lines;
+  for (Move m : legal_moves(root))
+    if (limits.searchmoves.empty() ||
+        std::find(limits.searchmoves.begin(), limits.searchmoves.end(), m) !=
+            limits.searchmoves.end())
+      lines.push_back({m, 0.0f, {}});
+  IterationReport report;
+  if (lines.empty()) return report;
+
+  // Order the root by the network before the first iteration.
+  {
+    const MoveList all = legal_moves(root);
+    std::array<float, MoveList::kCapacity> q;
+    network_values(root, all, {q.data(), all.size()});
+    for (RootLine& line : lines)
+      line.value = q[std::find(all.begin(), all.end(), line.move) - all.begin()];
+    std::stable_sort(lines.begin(), lines.end(),
+                     [](const RootLine& a, const RootLine& b) { return a.value > b.value; });
+  }
+  report.lines = lines;
+  for (RootLine& line : report.lines) line.pv = {line.move};
+
+  // The first iteration expands at least the most likely root move.
+  {
+    std::vector<float> q(lines.size()), pi(lines.size());
+    for (size_t i = 0; i < lines.size(); ++i) q[i] = lines[i].value;
+    policy(q, params_.policy_temperature, pi);
+    theta_ = std::min(params_.initial_threshold, double(*std::max_element(pi.begin(), pi.end())));
+  }
+  for (int depth = 1; depth <= 64; ++depth, theta_ *= params_.threshold_factor) {
+    seldepth_ = 0;
+    std::vector<RootLine> current = lines;
+    search_root(root, current);
+    if (stopped_) {
+      // Keep the last complete iteration, unless this one already showed its best move to
+      // be worse than another fully searched move.
+      break;
+    }
+    lines = current;
+    report.depth = depth;
+    report.seldepth = seldepth_;
+    report.nodes = control_.nodes.load();
+    report.lines = lines;
+    for (RootLine& line : report.lines) line.pv = principal_variation(root, line.move);
+    if (on_iteration) on_iteration(report);
+
+    if (limits.depth && depth >= *limits.depth) break;
+    if (limits.mate && is_mate_value(lines.front().value) && lines.front().value > 0.5f &&
+        mate_in_moves(lines.front().value) <= *limits.mate)
+      break;
+    if (limits.soft_deadline && !control_.pondering &&
+        std::chrono::steady_clock::now() >= *limits.soft_deadline)
+      break;
+    if (control_.should_stop()) break;
+  }
+  return report;
+}
+
+}  // namespace avocet::search
