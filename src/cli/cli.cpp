@@ -28,6 +28,8 @@ int version_command(const Args&, const Streams& io) {
 
 // One table serves dispatch and --help.
 constexpr Subcommand kSubcommands[] = {
+    {"bench", "bench [--nodes N] [--weights FILE]      fixed search; prints the node signature",
+     bench_command},
     {"perft", "perft DEPTH [--fen FEN] | --suite FILE   count leaf nodes (perft)", perft_command},
     {"eval", "eval FEN [--weights FILE]                win probability of every legal move",
      eval_command},
@@ -37,9 +39,11 @@ constexpr Subcommand kSubcommands[] = {
      actions_command},
     {"nnbench", "nnbench [--seconds S]                   network speed (positions/s, GFLOP/s)",
      nnbench_command},
-    {"datagen", "datagen --from-tsv FILE... [-o DIR]      make training shards", datagen_command},
+    {"datagen", "datagen [--from-tsv FILE...] [-o DIR]  training shards (Stockfish labels)",
+     datagen_command},
     {"puzzles", "puzzles --file CSV [--limit N] [--evaluator net|material]   puzzle bench",
      puzzles_command},
+    {"epd", "epd --file EPD [--movetime MS]          bm/am and STS suites", epd_command},
     {"version", "version                                 print the version", version_command},
 };
 

@@ -27,5 +27,7 @@ int eval_command(const Args& args, const Streams& io);
 int nnbench_command(const Args& args, const Streams& io);
 int datagen_command(const Args& args, const Streams& io);
 int puzzles_command(const Args& args, const Streams& io);
+int bench_command(const Args& args, const Streams& io);
+int epd_command(const Args& args, const Streams& io);
 
 }  // namespace avocet::cli

@@ -9,7 +9,10 @@
 #include <filesystem>
 #include <fstream>
 #include <memory>
+#include <mutex>
+#include <thread>
 
+#include "avocet/datagen/selfplay.h"
 #include "avocet/datagen/shard.h"
 #include "avocet/datagen/tsv_import.h"
 #include "commands.h"
@@ -93,6 +96,84 @@ int import_tsv(const std::vector<std::string>& inputs, const std::string& output
   return 0;
 }
 
+// Plays and labels games with Stockfish, one process per worker.
+int selfplay(const cxxopts::ParseResult& parsed, const Streams& io) {
+  datagen::SelfplayOptions o;
+  o.stockfish = parsed["stockfish"].as<std::string>();
+  o.depth = parsed["depth"].as<int>();
+  o.nodes = parsed["nodes"].as<int>();
+  o.seed = parsed["seed"].as<uint64_t>();
+  o.opening_temperature = parsed["opening-temperature"].as<double>();
+  o.opening_plies = parsed["opening-plies"].as<int>();
+  o.temperature = parsed["temperature"].as<double>();
+  if (o.opening_temperature <= 0 || o.temperature <= 0)
+    throw cxxopts::exceptions::exception("temperatures must be positive");
+  const std::string book_path = parsed["book"].as<std::string>();
+  TextInput book(book_path);
+  for (std::string line; std::getline(book.stream(), line);) {
+    const std::string fen = line.substr(0, line.find(';'));
+    if (fen.find_first_not_of(" \t\r") == std::string::npos) continue;
+    try {
+      o.book.push_back(Position::from_fen(fen).fen());
+    } catch (const FenError& e) {
+      fmt::print(io.err, "{}: skipped a bad opening: {}\n", book_path, e.what());
+    }
+  }
+  if (o.book.empty()) throw std::runtime_error(fmt::format("no openings in '{}'", book_path));
+
+  const std::string output = parsed["output"].as<std::string>();
+  std::filesystem::create_directories(output);
+  datagen::SeenPositions seen;
+  long existing = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(output)) {
+    if (entry.path().extension() != ".shard") continue;
+    for (const datagen::ShardRecord& r : datagen::read_shard(entry.path().string())) {
+      seen.keys.insert(datagen::dedup_key(r.tokens));
+      ++existing;
+    }
+  }
+  const int workers = parsed["threads"].as<int>();
+  const long target = parsed["positions"].as<long>();
+  if (workers < 1 || workers > 256)
+    throw cxxopts::exceptions::exception("--threads must be 1 to 256");
+  fmt::print(io.out, "{} openings, {} workers, {} positions already in {} (resuming)\n",
+             o.book.size(), workers, existing, output);
+
+  std::atomic<long> written{0};
+  std::atomic<bool> stop{false};
+  std::vector<std::thread> threads;
+  std::mutex error_mutex;
+  std::string first_error;
+  for (int w = 0; w < workers; ++w) {
+    threads.emplace_back([&, w] {
+      try {
+        datagen::run_selfplay_worker(o, w, (target + workers - 1 - w) / workers,
+                                     fmt::format("{}/sf-seed{}-worker{}.shard", output, o.seed, w),
+                                     seen, written, stop);
+      } catch (const std::exception& e) {
+        std::lock_guard lock(error_mutex);
+        if (first_error.empty()) first_error = e.what();
+        stop = true;
+      }
+    });
+  }
+  const auto start = std::chrono::steady_clock::now();
+  while (written < target && !stop) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(500));
+    const double s =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    fmt::print(io.err, "\r{}/{} positions, {:.1f} positions/s   ", written.load(), target,
+               written / std::max(s, 1e-9));
+  }
+  for (auto& t : threads) t.join();
+  fmt::print(io.err, "\n");
+  if (!first_error.empty()) throw std::runtime_error(first_error);
+  const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  fmt::print(io.out, "wrote {} positions in {:.1f} s ({:.2f} positions/s)\n", written.load(), s,
+             written / std::max(s, 1e-9));
+  return 0;
+}
+
 }  // namespace
 
 int datagen_command(const Args& args, const Streams& io) {
@@ -103,6 +184,23 @@ int datagen_command(const Args& args, const Streams& io) {
   add("o,output", "output folder", cxxopts::value<std::string>()->default_value("shards"));
   add("shard-size", "positions per shard (0: one shard per input)",
       cxxopts::value<long>()->default_value("100000"));
+  add("stockfish", "Stockfish binary",
+      cxxopts::value<std::string>()->default_value("/usr/games/stockfish"));
+  add("book", "openings (EPD/FEN lines, .xz allowed)",
+      cxxopts::value<std::string>()->default_value("../shared/data/books/noob_3moves.epd"));
+  add("depth", "Stockfish depth per position", cxxopts::value<int>()->default_value("7"));
+  add("nodes", "Stockfish nodes per position instead of depth",
+      cxxopts::value<int>()->default_value("0"));
+  add("threads", "workers (one Stockfish each)", cxxopts::value<int>()->default_value("1"));
+  add("seed", "random seed (shards are named by seed and worker)",
+      cxxopts::value<uint64_t>()->default_value("1"));
+  add("positions", "new positions to write", cxxopts::value<long>()->default_value("1000"));
+  add("opening-temperature", "softmax temperature (cp) for the first plies",
+      cxxopts::value<double>()->default_value("60"));
+  add("opening-plies", "plies using the opening temperature",
+      cxxopts::value<int>()->default_value("16"));
+  add("temperature", "softmax temperature (cp) after the opening",
+      cxxopts::value<double>()->default_value("25"));
   add("h,help", "print this help");
   const auto parsed = parse_args(options, args);
   if (parsed.count("help")) {
@@ -112,7 +210,7 @@ int datagen_command(const Args& args, const Streams& io) {
   if (parsed.count("from-tsv"))
     return import_tsv(parsed["from-tsv"].as<std::vector<std::string>>(),
                       parsed["output"].as<std::string>(), parsed["shard-size"].as<long>(), io);
-  throw cxxopts::exceptions::exception("datagen needs --from-tsv FILE... (Stockfish play: soon)");
+  return selfplay(parsed, io);
 }
 
 }  // namespace avocet::cli

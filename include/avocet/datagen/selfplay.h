@@ -1,0 +1,51 @@
+// Stockfish-labelled self-play: from book positions, games whose moves are sampled by a
+// softmax over Stockfish's MultiPV scores; every new position (first four FEN fields) gets
+// all its legal moves labelled and written to the worker's shard.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <mutex>
+#include <string>
+#include <unordered_set>
+#include <vector>
+
+#include "avocet/chess/position.h"
+#include "avocet/nn/tokenizer.h"
+
+namespace avocet::datagen {
+
+struct SelfplayOptions {
+  std::string stockfish = "/usr/games/stockfish";
+  std::vector<std::string> book;  // FENs (4 or 6 fields)
+  int depth = 7;
+  int nodes = 0;  // if > 0, `go nodes` instead of depth
+  int hash_mb = 64;
+  double opening_temperature = 60;  // centipawns, for the first opening_plies
+  int opening_plies = 16;
+  double temperature = 25;
+  int max_plies = 300;
+  uint64_t seed = 1;
+};
+
+// Positions seen by all workers (and read back from existing shards when resuming).
+struct SeenPositions {
+  std::mutex mutex;
+  std::unordered_set<uint64_t> keys;
+  bool insert(uint64_t key) {
+    std::lock_guard lock(mutex);
+    return keys.insert(key).second;
+  }
+};
+
+// One worker: plays games until `positions` new positions are written (or `stop` is set).
+// Appends to `shard_path`.
+void run_selfplay_worker(const SelfplayOptions& options, int worker, long positions,
+                         const std::string& shard_path, SeenPositions& seen,
+                         std::atomic<long>& written, std::atomic<bool>& stop);
+
+// The key positions are de-duplicated by: a hash of the tokens of the first four FEN fields
+// (tokens 0-70), so that resuming can rebuild the set from the shards themselves.
+uint64_t dedup_key(const nn::Tokens& tokens);
+
+}  // namespace avocet::datagen

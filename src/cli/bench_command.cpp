@@ -1,0 +1,67 @@
+// `avocet bench`: searches fixed positions with a fixed node budget, one thread and a cleared
+// table each, and prints the total as the search's signature (Stockfish's format): the
+// node count is the same on every run and machine for a given net and search.
+#include <fmt/format.h>
+#include <fmt/ostream.h>
+
+#include <chrono>
+
+#include "avocet/nn/default_net.h"
+#include "avocet/search/search.h"
+#include "commands.h"
+
+namespace avocet::cli {
+
+namespace {
+
+constexpr const char* kBenchPositions[] = {
+    "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+    "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+    "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4",
+    "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10",
+    "2r3k1/1q1nbppp/r3p3/3pP3/pPpP4/P1Q2N2/2RN1PPP/2R4K b - b3 0 23",
+    "r1b2rk1/2q1b1pp/p2ppn2/1p6/3QP3/1BN1B3/PPP3PP/R4RK1 w - - 0 15",
+    "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+    "6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 40",
+    "8/8/8/4k3/8/8/8/KQ6 w - - 0 1",
+    "r1bq1rk1/pp2ppbp/2np1np1/8/3NP3/2N1BP2/PPPQ2PP/R3KB1R w KQ - 3 9",
+};
+
+}  // namespace
+
+int bench_command(const Args& args, const Streams& io) {
+  cxxopts::Options options("avocet bench",
+                           "Search fixed positions with a fixed node budget; prints the node "
+                           "count (the search's signature) and the speed.");
+  auto add = options.add_options();
+  add("nodes", "node budget per position", cxxopts::value<uint64_t>()->default_value("400"));
+  add("weights", "network file (default: the embedded net)",
+      cxxopts::value<std::string>()->default_value(""));
+  add("h,help", "print this help");
+  const auto parsed = parse_args(options, args);
+  if (parsed.count("help")) {
+    fmt::print(io.out, "{}", options.help());
+    return 0;
+  }
+  const auto evaluator = nn::make_evaluator(nn::load_network(parsed["weights"].as<std::string>()));
+  fmt::print(io.err, "net {}\n", evaluator->description());
+  uint64_t total = 0;
+  const auto start = std::chrono::steady_clock::now();
+  for (const char* fen : kBenchPositions) {
+    search::TranspositionTable table(16);
+    search::SearchControl control;
+    control.node_limit = parsed["nodes"].as<uint64_t>();
+    search::Searcher searcher(*evaluator, table, search::SearchParameters{}, control);
+    const Game game(Position::from_fen(fen));
+    const search::IterationReport report = searcher.run(game, search::Limits{}, nullptr);
+    total += control.nodes;
+    fmt::print(io.err, "{} nodes, depth {}: {}\n", control.nodes.load(), report.depth, fen);
+  }
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  fmt::print(io.out, "\nNodes searched  : {}\nNodes/second    : {}\n", total,
+             uint64_t(double(total) / std::max(seconds, 1e-9)));
+  return 0;
+}
+
+}  // namespace avocet::cli

@@ -1,0 +1,122 @@
+#include "avocet/datagen/selfplay.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <random>
+#include <sstream>
+
+#include "avocet/chess/game.h"
+#include "avocet/chess/move_text.h"
+#include "avocet/chess/movegen.h"
+#include "avocet/datagen/shard.h"
+#include "avocet/datagen/uci_process.h"
+
+namespace avocet::datagen {
+
+namespace {
+
+struct ScoredLine {
+  Move move;
+  double centipawns;  // mate as +-100000 minus the distance
+  float win;
+};
+
+// Labels every legal move of `pos` with one MultiPV search.
+std::vector<ScoredLine> label_position(UciProcess& engine, const Position& pos, int moves,
+                                       const SelfplayOptions& options) {
+  engine.send(fmt::format("setoption name MultiPV value {}", moves));
+  engine.send("position fen " + pos.fen());
+  engine.send(options.nodes > 0 ? fmt::format("go nodes {}", options.nodes)
+                                : fmt::format("go depth {}", options.depth));
+  std::vector<ScoredLine> lines;
+  std::vector<std::string> best_by_pv(size_t(moves) + 1);
+  for (const std::string& line : engine.read_until("bestmove")) {
+    // Keep the last exact (not bound) line per multipv index.
+    if (line.rfind("info ", 0) != 0 || line.find(" multipv ") == std::string::npos ||
+        line.find(" pv ") == std::string::npos || line.find("bound") != std::string::npos)
+      continue;
+    std::istringstream words(line);
+    std::string w;
+    int index = 0;
+    while (words >> w)
+      if (w == "multipv") words >> index;
+    if (index >= 1 && index <= moves) best_by_pv[size_t(index)] = line;
+  }
+  for (const std::string& line : best_by_pv) {
+    if (line.empty()) continue;
+    std::istringstream words(line);
+    std::string w, kind, value, move;
+    while (words >> w) {
+      if (w == "score") words >> kind >> value;
+      if (w == "pv") {
+        words >> move;
+        break;
+      }
+    }
+    const Move m = parse_uci(pos, move);
+    const int v = std::stoi(value);
+    if (kind == "cp") {
+      lines.push_back({m, double(v), win_probability_from_centipawns(v)});
+    } else if (kind == "mate") {
+      lines.push_back({m, v > 0 ? 100000.0 - v : -100000.0 - v, v > 0 ? 1.0f : 0.0f});
+    }
+  }
+  return lines;
+}
+
+}  // namespace
+
+uint64_t dedup_key(const nn::Tokens& tokens) {
+  uint64_t hash = 0xcbf29ce484222325ULL;
+  for (int i = 0; i < 71; ++i) hash = (hash ^ tokens[size_t(i)]) * 0x100000001b3ULL;
+  return hash;
+}
+
+void run_selfplay_worker(const SelfplayOptions& options, int worker, long positions,
+                         const std::string& shard_path, SeenPositions& seen,
+                         std::atomic<long>& written, std::atomic<bool>& stop) {
+  UciProcess engine(options.stockfish);
+  engine.send("setoption name Threads value 1");
+  engine.send(fmt::format("setoption name Hash value {}", options.hash_mb));
+  engine.send("isready");
+  engine.read_until("readyok");
+  ShardWriter writer(shard_path);
+  // Each worker and seed draws its own games; resuming continues with fresh games.
+  std::mt19937_64 rng(options.seed * 1000003 + uint64_t(worker) * 7919 +
+                      uint64_t(writer.records()));
+  long mine = 0;
+  while (mine < positions && !stop) {
+    Game game(Position::from_fen(options.book[rng() % options.book.size()]));
+    engine.send("ucinewgame");
+    for (int ply = 0; ply < options.max_plies && game.termination() == Termination::None && !stop &&
+                      mine < positions;
+         ++ply) {
+      const Position& pos = game.position();
+      const MoveList legal = legal_moves(pos);
+      const std::vector<ScoredLine> lines = label_position(engine, pos, int(legal.size()), options);
+      if (lines.empty()) break;
+      if (seen.insert(dedup_key(nn::tokenize(pos)))) {
+        std::vector<LabelledMove> labelled;
+        for (const ScoredLine& l : lines) labelled.push_back({l.move, l.win});
+        writer.write(pos, labelled);
+        ++mine;
+        ++written;
+      }
+      // Next move: softmax over the scores at this ply's temperature.
+      const double t =
+          ply < options.opening_plies ? options.opening_temperature : options.temperature;
+      double best = -1e9;
+      for (const ScoredLine& l : lines) best = std::max(best, l.centipawns);
+      std::vector<double> weights;
+      for (const ScoredLine& l : lines)
+        weights.push_back(std::exp(std::clamp((l.centipawns - best) / t, -50.0, 0.0)));
+      std::discrete_distribution<size_t> pick(weights.begin(), weights.end());
+      game.play(lines[pick(rng)].move);
+    }
+    writer.flush();
+  }
+}
+
+}  // namespace avocet::datagen

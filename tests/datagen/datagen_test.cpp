@@ -1,0 +1,90 @@
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <filesystem>
+#include <sstream>
+
+#include "avocet/chess/move_text.h"
+#include "avocet/datagen/selfplay.h"
+#include "avocet/datagen/shard.h"
+#include "avocet/datagen/tsv_import.h"
+#include "avocet/nn/action_table.h"
+
+namespace avocet::datagen {
+namespace {
+
+TEST(Datagen, ScoresBecomeWinProbabilities) {
+  EXPECT_FLOAT_EQ(*parse_score("0"), 0.5f);
+  EXPECT_NEAR(*parse_score("100"), 1.0 / (1.0 + std::exp(-0.368208)), 1e-6);
+  EXPECT_NEAR(*parse_score("-100"), 1.0 - 1.0 / (1.0 + std::exp(-0.368208)), 1e-6);
+  EXPECT_EQ(*parse_score("m3"), 1.0f);
+  EXPECT_EQ(*parse_score("m-2"), 0.0f);
+  for (const char* bad : {"", "m", "m0", "x", "12x", "1.5", "m+"})
+    EXPECT_FALSE(parse_score(bad)) << bad;
+}
+
+TEST(Datagen, AnnotationLines) {
+  const auto [pos, moves] =
+      parse_annotation_line("4k3/8/8/8/8/8/4P3/4K3 w - - 0 1\te2e4:35 e1d1:-20 e2e3:m2");
+  EXPECT_EQ(pos.fen(), "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1");
+  ASSERT_EQ(moves.size(), 3u);
+  EXPECT_EQ(to_uci(moves[0].move), "e2e4");
+  EXPECT_EQ(moves[2].win_probability, 1.0f);
+  for (const char* bad :
+       {"4k3/8/8/8/8/8/4P3/4K3 w - - 0 1", "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1\te2e5:35",
+        "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1\te2e4", "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1\te2e4:abc",
+        "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1\t", "8/8/8 w - - 0 1\te2e4:1",
+        "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1\te2e4:1 e2e4:2"})
+    EXPECT_THROW(parse_annotation_line(bad), std::invalid_argument) << bad;
+}
+
+// Malformed lines are counted and reported, good ones kept.
+TEST(Datagen, ImportCountsMalformedLines) {
+  std::istringstream in(
+      "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1\te2e4:35 e1d1:-20\n"
+      "garbage\n"
+      "\n"
+      "4k3/8/8/8/8/8/4P3/4K3 b - - 0 1\te8d8:0\n"
+      "4k3/8/8/8/8/8/4P3/4K3 b - - 0 1\te8e1:0\n");
+  std::ostringstream report;
+  int written = 0;
+  const ImportStats stats = import_annotations(
+      in, [&](const Position&, const std::vector<LabelledMove>&) { ++written; }, report);
+  EXPECT_EQ(stats.lines, 5);
+  EXPECT_EQ(stats.positions, 2);
+  EXPECT_EQ(stats.malformed, 2);
+  EXPECT_EQ(written, 2);
+  EXPECT_EQ(report.str(),
+            "line 2: no tab between FEN and moves\n"
+            "line 5: illegal move 'e8e1' in position 4k3/8/8/8/8/8/4P3/4K3 b - - 0 1\n");
+}
+
+TEST(Datagen, ShardRoundTripAndAppend) {
+  const std::string path = ::testing::TempDir() + "/avocet_test.shard";
+  std::filesystem::remove(path);
+  const Position pos = Position::from_fen("4k3/8/8/8/8/8/4P3/4K3 w - - 0 1");
+  {
+    ShardWriter writer(path);
+    writer.write(pos, {{parse_uci(pos, "e2e4"), 0.75f}, {parse_uci(pos, "e1d1"), 0.25f}});
+  }
+  {
+    ShardWriter writer(path);  // appends, as a resumed run does
+    writer.write(pos, {{parse_uci(pos, "e2e3"), 0.5f}});
+  }
+  const std::vector<ShardRecord> records = read_shard(path);
+  ASSERT_EQ(records.size(), 2u);
+  EXPECT_EQ(records[0].tokens, nn::tokenize(pos));
+  ASSERT_EQ(records[0].actions.size(), 2u);
+  EXPECT_EQ(nn::action_uci(records[0].actions[0].first), "e2e4");
+  EXPECT_EQ(records[0].actions[1].second, 0.25f);
+  EXPECT_EQ(records[1].actions.size(), 1u);
+  EXPECT_EQ(dedup_key(records[0].tokens), dedup_key(records[1].tokens));
+
+  // A truncated shard is an error naming the file.
+  std::filesystem::resize_file(path, std::filesystem::file_size(path) - 3);
+  EXPECT_THROW(read_shard(path), std::runtime_error);
+  std::filesystem::remove(path);
+}
+
+}  // namespace
+}  // namespace avocet::datagen
