@@ -1,29 +1,50 @@
-// `avocet puzzles`: the puzzle bench over a Lichess puzzle CSV.
+// `avocet puzzles`: the puzzle bench over a Lichess puzzle CSV, in argmax or search mode.
+// With --threads N, N puzzles are solved at once (each worker has its own evaluator and
+// table), which measures the same thing faster.
 #include <fmt/format.h>
 #include <fmt/ostream.h>
 
 #include <array>
+#include <atomic>
 #include <chrono>
 #include <fstream>
+#include <mutex>
 #include <nlohmann/json.hpp>
+#include <thread>
 
 #include "avocet/bench/puzzles.h"
 #include "avocet/chess/move_text.h"
 #include "avocet/nn/default_net.h"
 #include "avocet/nn/material_evaluator.h"
 #include "avocet/search/argmax_policy.h"
+#include "avocet/search/search.h"
 #include "commands.h"
 
 namespace avocet::cli {
 
 namespace {
 
-std::unique_ptr<nn::Evaluator> make_named_evaluator(const std::string& name,
-                                                    const std::string& weights) {
-  if (name == "material") return std::make_unique<nn::MaterialEvaluator>();
-  if (name == "net") return nn::make_evaluator(nn::load_network(weights));
-  throw cxxopts::exceptions::exception(
-      fmt::format("--evaluator must be 'net' or 'material', got '{}'", name));
+using Clock = std::chrono::steady_clock;
+
+std::vector<bench::Puzzle> read_puzzles(const std::string& path, long limit, const Streams& io) {
+  std::ifstream file(path);
+  if (!file) throw std::runtime_error(fmt::format("cannot read puzzle file '{}'", path));
+  std::vector<bench::Puzzle> puzzles;
+  long line_number = 0, malformed = 0;
+  for (std::string line;
+       std::getline(file, line) && (limit <= 0 || long(puzzles.size()) < limit);) {
+    ++line_number;
+    if (line.find_first_not_of(" \t\r") == std::string::npos ||
+        (line_number == 1 && bench::is_puzzle_header(line)))
+      continue;
+    try {
+      puzzles.push_back(bench::parse_puzzle_row(line));
+    } catch (const std::exception& e) {
+      if (++malformed <= 20) fmt::print(io.err, "{}:{}: {}\n", path, line_number, e.what());
+    }
+  }
+  if (malformed) fmt::print(io.err, "{} malformed rows skipped\n", malformed);
+  return puzzles;
 }
 
 }  // namespace
@@ -38,7 +59,13 @@ int puzzles_command(const Args& args, const Streams& io) {
       cxxopts::value<std::string>()->default_value("net"));
   add("weights", "network file (default: the embedded net)",
       cxxopts::value<std::string>()->default_value(""));
+  add("mode", "argmax (no search) or search",
+      cxxopts::value<std::string>()->default_value("argmax"));
+  add("nodes", "search mode: nodes per move", cxxopts::value<uint64_t>()->default_value("400"));
+  add("movetime", "search mode: milliseconds per move instead of nodes", cxxopts::value<int>());
+  add("threads", "puzzles solved in parallel", cxxopts::value<int>()->default_value("1"));
   add("json", "write per-puzzle results to this file", cxxopts::value<std::string>());
+  add("label", "name of this run in the JSON (for plots)", cxxopts::value<std::string>());
   add("h,help", "print this help");
   const auto parsed = parse_args(options, args);
   if (parsed.count("help")) {
@@ -46,57 +73,85 @@ int puzzles_command(const Args& args, const Streams& io) {
     return 0;
   }
   if (!parsed.count("file")) throw cxxopts::exceptions::exception("puzzles needs --file CSV");
-  const std::string path = parsed["file"].as<std::string>();
-  std::ifstream file(path);
-  if (!file) throw std::runtime_error(fmt::format("cannot read puzzle file '{}'", path));
-  const auto evaluator = make_named_evaluator(parsed["evaluator"].as<std::string>(),
-                                              parsed["weights"].as<std::string>());
-  fmt::print(io.out, "evaluator: {}\n", evaluator->description());
+  const std::string mode = parsed["mode"].as<std::string>();
+  if (mode != "argmax" && mode != "search")
+    throw cxxopts::exceptions::exception(
+        fmt::format("--mode must be argmax or search, got '{}'", mode));
+  const std::string evaluator_name = parsed["evaluator"].as<std::string>();
+  if (evaluator_name != "net" && evaluator_name != "material")
+    throw cxxopts::exceptions::exception(
+        fmt::format("--evaluator must be 'net' or 'material', got '{}'", evaluator_name));
+  const int threads = parsed["threads"].as<int>();
+  if (threads < 1 || threads > 256)
+    throw cxxopts::exceptions::exception("--threads must be 1 to 256");
+  std::shared_ptr<const nn::Network> network;
+  if (evaluator_name == "net") network = nn::load_network(parsed["weights"].as<std::string>());
+  auto make_evaluator = [&]() -> std::unique_ptr<nn::Evaluator> {
+    if (network) return nn::make_evaluator(network);
+    return std::make_unique<nn::MaterialEvaluator>();
+  };
+  const std::string description =
+      fmt::format("{}, {}", make_evaluator()->description(),
+                  mode == "argmax" ? std::string("argmax")
+                  : parsed.count("movetime")
+                      ? fmt::format("search {} ms/move", parsed["movetime"].as<int>())
+                      : fmt::format("search {} nodes/move", parsed["nodes"].as<uint64_t>()));
+  fmt::print(io.out, "{}\n", description);
 
-  std::vector<bench::Puzzle> puzzles;
-  long line_number = 0, malformed = 0;
-  const long limit = parsed["limit"].as<long>();
-  for (std::string line;
-       std::getline(file, line) && (limit <= 0 || long(puzzles.size()) < limit);) {
-    ++line_number;
-    if (line.find_first_not_of(" \t\r") == std::string::npos ||
-        (line_number == 1 && bench::is_puzzle_header(line)))
-      continue;
-    try {
-      puzzles.push_back(bench::parse_puzzle_row(line));
-    } catch (const std::exception& e) {
-      if (++malformed <= 20) fmt::print(io.err, "{}:{}: {}\n", path, line_number, e.what());
-    }
-  }
+  const std::vector<bench::Puzzle> puzzles =
+      read_puzzles(parsed["file"].as<std::string>(), parsed["limit"].as<long>(), io);
+  std::vector<bench::PuzzleResult> results(puzzles.size());
+  std::atomic<size_t> next{0}, done{0}, solved_count{0};
+  std::mutex progress_mutex;
+  const auto start = Clock::now();
 
-  std::array<int, 5> solved{}, total{};
-  nlohmann::json results = nlohmann::json::array();
-  const auto start = std::chrono::steady_clock::now();
-  const auto choose = [&](const Game& game) { return search::argmax_move(game, *evaluator); };
-  for (size_t i = 0; i < puzzles.size(); ++i) {
-    const bench::Puzzle& p = puzzles[i];
-    const bench::PuzzleResult r = bench::solve_puzzle(p, choose);
-    const int bucket = bench::rating_bucket(p.rating);
-    total[bucket]++;
-    solved[bucket] += r.solved;
-    results.push_back({{"id", p.id},
-                       {"rating", p.rating},
-                       {"solved", r.solved},
-                       {"correct_moves", r.correct_moves},
-                       {"first_mistake", r.first_mistake}});
-    if ((i + 1) % 50 == 0 || i + 1 == puzzles.size()) {
-      const int done = int(30 * (i + 1) / puzzles.size());
-      int all_solved = 0;
-      for (int s : solved) all_solved += s;
-      const double seconds =
-          std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-      fmt::print(io.err, "\r[{}{}] {}/{} solved {:.1f}% {:.0f} puzzles/s ", std::string(done, '#'),
-                 std::string(30 - done, '.'), i + 1, puzzles.size(),
-                 100.0 * all_solved / double(i + 1), double(i + 1) / seconds);
+  auto worker = [&] {
+    const auto evaluator = make_evaluator();
+    search::TranspositionTable table(16);
+    const auto choose = [&](const Game& game) -> Move {
+      if (mode == "argmax") return search::argmax_move(game, *evaluator);
+      search::SearchControl control;
+      if (parsed.count("movetime"))
+        control.set_deadline(Clock::now() +
+                             std::chrono::milliseconds(parsed["movetime"].as<int>()));
+      else
+        control.node_limit = parsed["nodes"].as<uint64_t>();
+      search::Searcher searcher(*evaluator, table, search::SearchParameters{}, control);
+      const search::IterationReport r = searcher.run(game, search::Limits{}, nullptr);
+      return r.lines.empty() ? Move::none() : r.lines.front().move;
+    };
+    for (size_t i = next++; i < puzzles.size(); i = next++) {
+      table.clear();
+      results[i] = bench::solve_puzzle(puzzles[i], choose);
+      solved_count += results[i].solved;
+      const size_t finished = ++done;
+      if (finished % 10 == 0 || finished == puzzles.size()) {
+        std::lock_guard lock(progress_mutex);
+        const int bar = int(30 * finished / puzzles.size());
+        const double seconds = std::chrono::duration<double>(Clock::now() - start).count();
+        fmt::print(io.err, "\r[{}{}] {}/{} solved {:.1f}% {:.1f} puzzles/s ", std::string(bar, '#'),
+                   std::string(30 - bar, '.'), finished, puzzles.size(),
+                   100.0 * double(solved_count) / double(finished), double(finished) / seconds);
+      }
     }
-  }
+  };
+  std::vector<std::thread> workers;
+  for (int t = 0; t < threads; ++t) workers.emplace_back(worker);
+  for (auto& w : workers) w.join();
   if (!puzzles.empty()) fmt::print(io.err, "\n");
 
+  std::array<int, 5> solved{}, total{};
+  nlohmann::json per_puzzle = nlohmann::json::array();
+  for (size_t i = 0; i < puzzles.size(); ++i) {
+    const int bucket = bench::rating_bucket(puzzles[i].rating);
+    total[bucket]++;
+    solved[bucket] += results[i].solved;
+    per_puzzle.push_back({{"id", puzzles[i].id},
+                          {"rating", puzzles[i].rating},
+                          {"solved", results[i].solved},
+                          {"correct_moves", results[i].correct_moves},
+                          {"first_mistake", results[i].first_mistake}});
+  }
   fmt::print(io.out, "{:<10} {:>7} {:>7} {:>9}\n", "rating", "solved", "total", "accuracy");
   int all_solved = 0, all_total = 0;
   for (int b = 0; b < 5; ++b) {
@@ -107,16 +162,18 @@ int puzzles_command(const Args& args, const Streams& io) {
   }
   fmt::print(io.out, "{:<10} {:>7} {:>7} {:>8.1f}%\n", "overall", all_solved, all_total,
              all_total ? 100.0 * all_solved / all_total : 0.0);
-  if (malformed) fmt::print(io.out, "{} malformed rows skipped\n", malformed);
+  const double seconds = std::chrono::duration<double>(Clock::now() - start).count();
+  fmt::print(io.out, "{:.1f} s, {:.2f} puzzles/s\n", seconds, double(all_total) / seconds);
   if (parsed.count("json")) {
-    std::ofstream json(parsed["json"].as<std::string>());
-    if (!json)
-      throw std::runtime_error(fmt::format("cannot write '{}'", parsed["json"].as<std::string>()));
-    json << nlohmann::json{{"evaluator", evaluator->description()},
-                           {"file", path},
+    const std::string path = parsed["json"].as<std::string>();
+    std::ofstream json(path);
+    if (!json) throw std::runtime_error(fmt::format("cannot write '{}'", path));
+    json << nlohmann::json{{"label", parsed.count("label") ? parsed["label"].as<std::string>()
+                                                           : description},
+                           {"evaluator", description},
                            {"solved", all_solved},
                            {"total", all_total},
-                           {"puzzles", results}}
+                           {"puzzles", per_puzzle}}
                 .dump(1)
          << "\n";
   }
