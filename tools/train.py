@@ -134,6 +134,8 @@ def main():
     parser.add_argument("--eval-every", type=int, default=1000)
     parser.add_argument("--checkpoint", help="checkpoint file (default: OUT.ckpt)")
     parser.add_argument("--resume", action="store_true")
+    parser.add_argument("--export-only", action="store_true",
+                        help="load the checkpoint, validate and export without training")
     parser.add_argument("--bf16", action="store_true", help="bf16 autocast")
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--seed", type=int, default=1)
@@ -175,6 +177,8 @@ def main():
     optimizer = torch.optim.AdamW([{"params": decay, "weight_decay": args.weight_decay},
                                    {"params": no_decay, "weight_decay": 0.0}], lr=args.lr)
     step = 0
+    if args.export_only:
+        args.resume, args.steps = True, 0
     if args.resume and os.path.exists(args.checkpoint):
         state = torch.load(args.checkpoint, map_location=device)
         model.load_state_dict(state["model"])
@@ -203,7 +207,7 @@ def main():
         by_time = (time.time() - loop_start) / (args.minutes * 60) if args.minutes else 0.0
         return max(by_steps, by_time)
 
-    while step < args.steps and (deadline is None or time.time() < deadline):
+    while not args.export_only and step < args.steps and (deadline is None or time.time() < deadline):
         for group in optimizer.param_groups:
             group["lr"] = learning_rate(step, progress(), args)
         rows = train_rows[rng.integers(0, len(train_rows), args.batch)]

@@ -29,7 +29,9 @@ bool help_requested(const cxxopts::ParseResult& parsed, const cxxopts::Options& 
 std::string required_fen(const cxxopts::ParseResult& parsed, const char* command) {
   if (!parsed.count("fen"))
     throw cxxopts::exceptions::exception(fmt::format("{} needs a FEN", command));
-  return fmt::format("{}", fmt::join(parsed["fen"].as<std::vector<std::string>>(), " "));
+  const std::string fen =
+      fmt::format("{}", fmt::join(parsed["fen"].as<std::vector<std::string>>(), " "));
+  return fen == "startpos" ? std::string(kStartFen) : fen;
 }
 
 }  // namespace
@@ -65,7 +67,7 @@ int eval_command(const Args& args, const Streams& io) {
       "avocet eval", "Print every legal move with its predicted win probability, best first.");
   options.positional_help("FEN");
   auto add = options.add_options();
-  add("fen", "position (quote it, or give its fields as separate words)",
+  add("fen", "position (quote it, or give its fields as separate words; 'startpos' works)",
       cxxopts::value<std::vector<std::string>>());
   add("weights", "network file (default: the embedded net)",
       cxxopts::value<std::string>()->default_value(""));
