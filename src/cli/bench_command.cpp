@@ -35,14 +35,10 @@ int bench_command(const Args& args, const Streams& io) {
                            "count (the search's signature) and the speed.");
   auto add = options.add_options();
   add("nodes", "node budget per position", cxxopts::value<uint64_t>()->default_value("400"));
-  add("weights", "network file (default: the embedded net)",
-      cxxopts::value<std::string>()->default_value(""));
+  add_weights_option(options);
   add("h,help", "print this help");
   const auto parsed = parse_args(options, args);
-  if (parsed.count("help")) {
-    fmt::print(io.out, "{}", options.help());
-    return 0;
-  }
+  if (help_requested(parsed, options, io)) return 0;
   const auto evaluator = nn::make_evaluator(nn::load_network(parsed["weights"].as<std::string>()));
   fmt::print(io.err, "net {}\n", evaluator->description());
   uint64_t total = 0;

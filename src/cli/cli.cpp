@@ -83,6 +83,18 @@ cxxopts::ParseResult parse_args(cxxopts::Options& options, const Args& args) {
   return options.parse(int(argv.size()), argv.data());
 }
 
+void add_weights_option(cxxopts::Options& options) {
+  options.add_options()("weights", "network file (default: the embedded net)",
+                        cxxopts::value<std::string>()->default_value(""));
+}
+
+bool help_requested(const cxxopts::ParseResult& parsed, cxxopts::Options& options,
+                    const Streams& io) {
+  if (!parsed.count("help")) return false;
+  fmt::print(io.out, "{}", options.help());
+  return true;
+}
+
 int run(int argc, const char* const* argv, std::istream& in, std::ostream& out, std::ostream& err) {
   const Streams io{in, out, err};
   const Args args(argv + 1, argv + argc);

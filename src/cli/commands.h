@@ -19,6 +19,11 @@ using Args = std::vector<std::string>;
 
 // Parses `args` (the words after the subcommand) with `options`.
 cxxopts::ParseResult parse_args(cxxopts::Options& options, const Args& args);
+// Adds --weights FILE (default: the embedded net).
+void add_weights_option(cxxopts::Options& options);
+// Prints the options' help and returns true when --help was given.
+bool help_requested(const cxxopts::ParseResult& parsed, cxxopts::Options& options,
+                    const Streams& io);
 
 int perft_command(const Args& args, const Streams& io);
 int tokenize_command(const Args& args, const Streams& io);

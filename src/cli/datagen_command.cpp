@@ -203,10 +203,7 @@ int datagen_command(const Args& args, const Streams& io) {
       cxxopts::value<double>()->default_value("25"));
   add("h,help", "print this help");
   const auto parsed = parse_args(options, args);
-  if (parsed.count("help")) {
-    fmt::print(io.out, "{}", options.help());
-    return 0;
-  }
+  if (help_requested(parsed, options, io)) return 0;
   if (parsed.count("from-tsv"))
     return import_tsv(parsed["from-tsv"].as<std::vector<std::string>>(),
                       parsed["output"].as<std::string>(), parsed["shard-size"].as<long>(), io);

@@ -18,14 +18,10 @@ int epd_command(const Args& args, const Streams& io) {
   add("file", "EPD file", cxxopts::value<std::string>());
   add("movetime", "milliseconds per position", cxxopts::value<int>()->default_value("1000"));
   add("nodes", "node budget per position instead of a time", cxxopts::value<uint64_t>());
-  add("weights", "network file (default: the embedded net)",
-      cxxopts::value<std::string>()->default_value(""));
+  add_weights_option(options);
   add("h,help", "print this help");
   const auto parsed = parse_args(options, args);
-  if (parsed.count("help")) {
-    fmt::print(io.out, "{}", options.help());
-    return 0;
-  }
+  if (help_requested(parsed, options, io)) return 0;
   if (!parsed.count("file")) throw cxxopts::exceptions::exception("epd needs --file EPD");
   const std::string path = parsed["file"].as<std::string>();
   std::ifstream file(path);

@@ -18,14 +18,6 @@ namespace avocet::cli {
 
 namespace {
 
-// Shows --help and returns true when it was asked for.
-bool help_requested(const cxxopts::ParseResult& parsed, const cxxopts::Options& options,
-                    const Streams& io) {
-  if (!parsed.count("help")) return false;
-  fmt::print(io.out, "{}", options.help());
-  return true;
-}
-
 std::string required_fen(const cxxopts::ParseResult& parsed, const char* command) {
   if (!parsed.count("fen"))
     throw cxxopts::exceptions::exception(fmt::format("{} needs a FEN", command));
@@ -69,8 +61,7 @@ int eval_command(const Args& args, const Streams& io) {
   auto add = options.add_options();
   add("fen", "position (quote it, or give its fields as separate words; 'startpos' works)",
       cxxopts::value<std::vector<std::string>>());
-  add("weights", "network file (default: the embedded net)",
-      cxxopts::value<std::string>()->default_value(""));
+  add_weights_option(options);
   add("h,help", "print this help");
   options.parse_positional({"fen"});
   const auto parsed = parse_args(options, args);

@@ -143,10 +143,7 @@ int nnbench_command(const Args& args, const Streams& io) {
   add("positions", "print the benchmark positions' FENs and exit");
   add("h,help", "print this help");
   const auto parsed = parse_args(options, args);
-  if (parsed.count("help")) {
-    fmt::print(io.out, "{}", options.help());
-    return 0;
-  }
+  if (help_requested(parsed, options, io)) return 0;
   if (parsed.count("positions")) {
     for (const char* fen : kBenchFens) fmt::print(io.out, "{}\n", fen);
     return 0;

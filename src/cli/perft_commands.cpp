@@ -63,10 +63,7 @@ int perft_command(const Args& args, const Streams& io) {
   add("h,help", "print this help");
   options.parse_positional({"depth"});
   const auto parsed = parse_args(options, args);
-  if (parsed.count("help")) {
-    fmt::print(io.out, "{}", options.help());
-    return 0;
-  }
+  if (help_requested(parsed, options, io)) return 0;
   if (parsed.count("suite"))
     return perft_suite(parsed["suite"].as<std::string>(), parsed["max-nodes"].as<uint64_t>(), io);
   if (!parsed.count("depth")) throw cxxopts::exceptions::exception("perft needs a DEPTH");

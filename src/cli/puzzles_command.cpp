@@ -57,8 +57,7 @@ int puzzles_command(const Args& args, const Streams& io) {
   add("limit", "at most this many puzzles (0: all)", cxxopts::value<long>()->default_value("0"));
   add("evaluator", "net or material (1-ply material balance, the baseline)",
       cxxopts::value<std::string>()->default_value("net"));
-  add("weights", "network file (default: the embedded net)",
-      cxxopts::value<std::string>()->default_value(""));
+  add_weights_option(options);
   add("mode", "argmax (no search) or search",
       cxxopts::value<std::string>()->default_value("argmax"));
   add("nodes", "search mode: nodes per move", cxxopts::value<uint64_t>()->default_value("400"));
@@ -68,10 +67,7 @@ int puzzles_command(const Args& args, const Streams& io) {
   add("label", "name of this run in the JSON (for plots)", cxxopts::value<std::string>());
   add("h,help", "print this help");
   const auto parsed = parse_args(options, args);
-  if (parsed.count("help")) {
-    fmt::print(io.out, "{}", options.help());
-    return 0;
-  }
+  if (help_requested(parsed, options, io)) return 0;
   if (!parsed.count("file")) throw cxxopts::exceptions::exception("puzzles needs --file CSV");
   const std::string mode = parsed["mode"].as<std::string>();
   if (mode != "argmax" && mode != "search")
