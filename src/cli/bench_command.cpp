@@ -1,5 +1,5 @@
-// `avocet bench`: searches fixed positions with a fixed node budget, one thread and a cleared
-// table each, and prints the total as the search's signature (Stockfish's format): the
+// `avocet bench`: searches fixed positions to a fixed depth (iterations), one thread and a
+// cleared table each, and prints the total as the search's signature (Stockfish's format): the
 // node count is the same on every run and machine for a given net and search.
 #include <fmt/format.h>
 #include <fmt/ostream.h>
@@ -31,10 +31,10 @@ constexpr const char* kBenchPositions[] = {
 
 int bench_command(const Args& args, const Streams& io) {
   cxxopts::Options options("avocet bench",
-                           "Search fixed positions with a fixed node budget; prints the node "
+                           "Search fixed positions to a fixed depth; prints the node "
                            "count (the search's signature) and the speed.");
   auto add = options.add_options();
-  add("nodes", "node budget per position", cxxopts::value<uint64_t>()->default_value("400"));
+  add("depth", "iterations per position", cxxopts::value<int>()->default_value("7"));
   add_weights_option(options);
   add("h,help", "print this help");
   const auto parsed = parse_args(options, args);
@@ -46,10 +46,11 @@ int bench_command(const Args& args, const Streams& io) {
   for (const char* fen : kBenchPositions) {
     search::TranspositionTable table(16);
     search::SearchControl control;
-    control.node_limit = parsed["nodes"].as<uint64_t>();
     search::Searcher searcher(*evaluator, table, search::SearchParameters{}, control);
     const Game game(Position::from_fen(fen));
-    const search::IterationReport report = searcher.run(game, search::Limits{}, nullptr);
+    search::Limits limits;
+    limits.depth = parsed["depth"].as<int>();
+    const search::IterationReport report = searcher.run(game, limits, nullptr);
     total += control.nodes;
     fmt::print(io.err, "{} nodes, depth {}: {}\n", control.nodes.load(), report.depth, fen);
   }

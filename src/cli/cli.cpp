@@ -28,7 +28,7 @@ int version_command(const Args&, const Streams& io) {
 
 // One table serves dispatch and --help.
 constexpr Subcommand kSubcommands[] = {
-    {"bench", "bench [--nodes N] [--weights FILE]      fixed search; prints the node signature",
+    {"bench", "bench [--depth D] [--weights FILE]      fixed search; prints the node signature",
      bench_command},
     {"perft", "perft DEPTH [--fen FEN] | --suite FILE   count leaf nodes (perft)", perft_command},
     {"eval", "eval FEN [--weights FILE]                win probability of every legal move",
