@@ -163,21 +163,4 @@ Bitboard sliding_attacks_reference(PieceType pt, Square s, Bitboard occupied) {
   return result;
 }
 
-Bitboard attacks_of(PieceType pt, Square s, Bitboard occupied) {
-  switch (pt) {
-    case PieceType::Knight:
-      return knight_attacks(s);
-    case PieceType::Bishop:
-      return bishop_attacks(s, occupied);
-    case PieceType::Rook:
-      return rook_attacks(s, occupied);
-    case PieceType::Queen:
-      return queen_attacks(s, occupied);
-    case PieceType::King:
-      return king_attacks(s);
-    default:
-      return kEmpty;
-  }
-}
-
 }  // namespace avocet

@@ -6,28 +6,6 @@
 
 namespace avocet {
 
-std::string_view termination_name(Termination t) {
-  switch (t) {
-    case Termination::None:
-      return "none";
-    case Termination::Checkmate:
-      return "checkmate";
-    case Termination::Stalemate:
-      return "stalemate";
-    case Termination::InsufficientMaterial:
-      return "insufficient material";
-    case Termination::SeventyFiveMoves:
-      return "75-move rule";
-    case Termination::FivefoldRepetition:
-      return "fivefold repetition";
-    case Termination::FiftyMoves:
-      return "50-move rule";
-    case Termination::ThreefoldRepetition:
-      return "threefold repetition";
-  }
-  return "unknown";
-}
-
 namespace {
 
 bool has_insufficient_material(const Position& pos, Color c) {

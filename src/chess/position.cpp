@@ -122,17 +122,6 @@ void Position::play(Move m) {
   key_ ^= zobrist::side();
 }
 
-void Position::play_null() {
-  if (en_passant_ != Square::None) {
-    key_ ^= zobrist::en_passant(en_passant_);
-    en_passant_ = Square::None;
-  }
-  ++halfmove_clock_;
-  if (side_ == Color::Black) ++fullmove_number_;
-  side_ = ~side_;
-  key_ ^= zobrist::side();
-}
-
 bool Position::en_passant_capture_is_legal(Square from, Square target) const {
   const Color us = side_;
   const Square king = king_square(us);
@@ -164,12 +153,6 @@ uint64_t Position::compute_key() const {
   if (en_passant_ != Square::None) key ^= zobrist::en_passant(en_passant_);
   if (side_ == Color::Black) key ^= zobrist::side();
   return key;
-}
-
-bool Position::operator==(const Position& o) const {
-  return board_ == o.board_ && side_ == o.side_ && castling_ == o.castling_ &&
-         en_passant_ == o.en_passant_ && halfmove_clock_ == o.halfmove_clock_ &&
-         fullmove_number_ == o.fullmove_number_;
 }
 
 }  // namespace avocet

@@ -70,18 +70,6 @@ inline Bitboard between(Square a, Square b) { return detail::between_table[index
 // The whole board line through a and b (both included) when aligned; else empty.
 inline Bitboard line_through(Square a, Square b) { return detail::line_table[index(a)][index(b)]; }
 
-// Pawn attacks of a whole set of pawns of colour `c`.
-template <Color C>
-constexpr Bitboard pawn_attacks_of(Bitboard pawns) {
-  if constexpr (C == Color::White)
-    return shift<Direction::NorthEast>(pawns) | shift<Direction::NorthWest>(pawns);
-  else
-    return shift<Direction::SouthEast>(pawns) | shift<Direction::SouthWest>(pawns);
-}
-
-// Attacks of piece type `pt` from `s` (pawns excluded: they need a colour).
-Bitboard attacks_of(PieceType pt, Square s, Bitboard occupied);
-
 // Slow ray-walking reference for slider attacks, for tests and table construction.
 Bitboard sliding_attacks_reference(PieceType pt, Square s, Bitboard occupied);
 

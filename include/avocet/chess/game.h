@@ -23,8 +23,6 @@ enum class Termination {
   ThreefoldRepetition,  // draw on claim
 };
 
-std::string_view termination_name(Termination t);
-
 // Neither side can ever mate, by python-chess's rule: each side has only its king, or a
 // lone knight against no pieces but queens, or bishops, with every bishop on the board on
 // one square colour and no pawns or knights anywhere.
@@ -35,7 +33,6 @@ class Game {
   explicit Game(const Position& start = Position::start());
 
   const Position& position() const { return positions_.back(); }
-  const Position& start_position() const { return positions_.front(); }
   const std::vector<Move>& moves() const { return moves_; }
 
   // Plays a legal move.

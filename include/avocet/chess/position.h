@@ -70,13 +70,9 @@ class Position {
 
   // Plays a legal move (behaviour is undefined for any other).
   void play(Move m);
-  // Passes the turn (for search); only when not in check.
-  void play_null();
 
   // Key recomputed from scratch: equals key() when the incremental update is right.
   uint64_t compute_key() const;
-
-  bool operator==(const Position& o) const;
 
  private:
   void put(Piece p, Square s);
