@@ -161,15 +161,18 @@ void UciLoop::on_uci() {
 bool UciLoop::ensure_evaluator() {
   if (has_evaluator_) return true;
   try {
-    network_ = nn::default_network();
+    use_network(nn::default_network());
   } catch (const std::exception& e) {
     error(fmt::format("no network: {} (set EvalFile)", e.what()));
     return false;
   }
-  const auto net = network_;
-  engine_.set_evaluator([net] { return nn::make_evaluator(net); }, net->description());
-  has_evaluator_ = true;
   return true;
+}
+
+void UciLoop::use_network(std::shared_ptr<const nn::Network> net) {
+  const std::string name = net->description();
+  engine_.set_evaluator([net] { return nn::make_evaluator(net); }, name);
+  has_evaluator_ = true;
 }
 
 void UciLoop::on_isready() {
@@ -329,9 +332,7 @@ void UciLoop::apply_option(const OptionSpec& spec, const std::string& value) {
           has_evaluator_ ? engine_.evaluator_name() : std::string("no network");
       return error(fmt::format("EvalFile: {}; keeping {}", e.what(), kept));
     }
-    network_ = net;
-    engine_.set_evaluator([net] { return nn::make_evaluator(net); }, net->description());
-    has_evaluator_ = true;
+    use_network(net);
     values_[spec.name] = embedded ? kEmbedded : value;
     print(fmt::format("info string net {}\n", net->description()));
     announced_ = true;

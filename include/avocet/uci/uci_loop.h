@@ -45,6 +45,8 @@ class UciLoop {
   void on_display();
   void apply_option(const OptionSpec& spec, const std::string& value);
   bool ensure_evaluator();
+  // Plays with `net` from the next `go` on (each search thread gets its own evaluator).
+  void use_network(std::shared_ptr<const nn::Network> net);
   void print(const std::string& text);
   void error(std::string_view message);
   void print_info(const search::SearchInfo& info, int multipv, bool wdl);
@@ -56,7 +58,6 @@ class UciLoop {
   search::Engine engine_;
   bool has_evaluator_;
   bool announced_ = false;
-  std::shared_ptr<const nn::Network> network_;
   Game game_;
 };
 
