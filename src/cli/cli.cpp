@@ -3,7 +3,11 @@
 #include <fmt/format.h>
 #include <fmt/ostream.h>
 
+#include <cerrno>
+#include <cstring>
 #include <exception>
+#include <filesystem>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -75,12 +79,64 @@ int uci_command(const Args& args, const Streams& io) {
   return 0;
 }
 
+// cxxopts quotes with typographic quotes; error lines stay ASCII.
+std::string ascii_quotes(std::string text) {
+  for (const std::string_view quote : {"\u2018", "\u2019"}) {
+    for (size_t at; (at = text.find(quote)) != std::string::npos;)
+      text.replace(at, quote.size(), "'");
+  }
+  return text;
+}
+
 }  // namespace
 
 cxxopts::ParseResult parse_args(cxxopts::Options& options, const Args& args) {
   std::vector<const char*> argv{"avocet"};
   for (const std::string& a : args) argv.push_back(a.c_str());
-  return options.parse(int(argv.size()), argv.data());
+  std::string subcommand = options.program();
+  if (subcommand.rfind("avocet ", 0) == 0) subcommand.erase(0, 7);
+  try {
+    return options.parse(int(argv.size()), argv.data());
+  } catch (const cxxopts::exceptions::incorrect_argument_type& e) {
+    // cxxopts names the value but not the option; find the option it followed.
+    for (size_t i = 0; i < args.size(); ++i) {
+      if (args[i].rfind("-", 0) != 0) continue;
+      const size_t eq = args[i].find('=');
+      const std::string value = eq != std::string::npos ? args[i].substr(eq + 1)
+                                                        : (i + 1 < args.size() ? args[i + 1] : "");
+      const std::string name = args[i].substr(0, eq);
+      try {
+        std::vector<const char*> one{"avocet", args[i].c_str()};
+        if (eq == std::string::npos) one.push_back(value.c_str());
+        options.parse(int(one.size()), one.data());
+      } catch (const cxxopts::exceptions::incorrect_argument_type&) {
+        throw std::invalid_argument(
+            fmt::format("{} {}: '{}' is not a valid value", subcommand, name, value));
+      } catch (const cxxopts::exceptions::exception&) {
+      }
+    }
+    throw std::invalid_argument(fmt::format("{}: {}", subcommand, ascii_quotes(e.what())));
+  } catch (const cxxopts::exceptions::exception& e) {
+    throw std::invalid_argument(fmt::format("{}: {}", subcommand, ascii_quotes(e.what())));
+  }
+}
+
+std::ifstream open_text_file(const std::string& path, std::string_view what) {
+  std::error_code ec;
+  const auto status = std::filesystem::status(path, ec);
+  std::string reason;
+  if (ec)
+    reason = ec.message();
+  else if (std::filesystem::is_directory(status))
+    reason = "is a directory";
+  std::ifstream file;
+  if (reason.empty()) {
+    file.open(path);
+    if (!file) reason = std::strerror(errno);
+  }
+  if (!reason.empty())
+    throw std::runtime_error(fmt::format("cannot read {} '{}': {}", what, path, reason));
+  return file;
 }
 
 void add_weights_option(cxxopts::Options& options) {

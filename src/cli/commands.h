@@ -3,8 +3,10 @@
 #pragma once
 
 #include <cxxopts.hpp>
+#include <fstream>
 #include <iosfwd>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace avocet::cli {
@@ -19,6 +21,9 @@ using Args = std::vector<std::string>;
 
 // Parses `args` (the words after the subcommand) with `options`.
 cxxopts::ParseResult parse_args(cxxopts::Options& options, const Args& args);
+// Opens a text file to read; throws "cannot read <what> '<path>': <reason>" when it is
+// missing, a directory, or unreadable.
+std::ifstream open_text_file(const std::string& path, std::string_view what);
 // Adds --weights FILE (default: the embedded net).
 void add_weights_option(cxxopts::Options& options);
 // Prints the options' help and returns true when --help was given.

@@ -24,8 +24,7 @@ int epd_command(const Args& args, const Streams& io) {
   if (help_requested(parsed, options, io)) return 0;
   if (!parsed.count("file")) throw cxxopts::exceptions::exception("epd needs --file EPD");
   const std::string path = parsed["file"].as<std::string>();
-  std::ifstream file(path);
-  if (!file) throw std::runtime_error(fmt::format("cannot read EPD file '{}'", path));
+  std::ifstream file = open_text_file(path, "EPD file");
   std::vector<bench::EpdEntry> entries;
   int line_number = 0, malformed = 0;
   for (std::string line; std::getline(file, line);) {

@@ -15,8 +15,7 @@ namespace {
 
 // Checks every count of a perft suite file; exit status 1 if any differs.
 int perft_suite(const std::string& path, uint64_t max_nodes, const Streams& io) {
-  std::ifstream file(path);
-  if (!file) throw std::runtime_error(fmt::format("cannot read perft suite '{}'", path));
+  std::ifstream file = open_text_file(path, "perft suite");
   int passed = 0, failed = 0;
   uint64_t total_nodes = 0;
   const auto start = std::chrono::steady_clock::now();

@@ -27,8 +27,7 @@ namespace {
 using Clock = std::chrono::steady_clock;
 
 std::vector<bench::Puzzle> read_puzzles(const std::string& path, long limit, const Streams& io) {
-  std::ifstream file(path);
-  if (!file) throw std::runtime_error(fmt::format("cannot read puzzle file '{}'", path));
+  std::ifstream file = open_text_file(path, "puzzle file");
   std::vector<bench::Puzzle> puzzles;
   long line_number = 0, malformed = 0;
   for (std::string line;

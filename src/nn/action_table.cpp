@@ -38,7 +38,7 @@ struct Table {
     }
     constexpr PieceType kOrder[] = {PieceType::Queen, PieceType::Rook, PieceType::Bishop,
                                     PieceType::Knight};
-    for (const auto [rank, next_rank] : {std::pair{Rank::R2, Rank::R1}, {Rank::R7, Rank::R8}}) {
+    for (const auto& [rank, next_rank] : {std::pair{Rank::R2, Rank::R1}, {Rank::R7, Rank::R8}}) {
       for (int f = 0; f < 8; ++f) {
         const Square from = make_square(File(f), rank);
         for (int df : {0, -1, 1}) {

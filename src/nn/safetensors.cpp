@@ -78,7 +78,10 @@ void SafetensorsFile::parse(std::span<const std::byte> data) {
   if (!header.is_object()) fail("header is not a JSON object");
 
   std::vector<std::pair<uint64_t, std::string>> ranges;  // (start, name), for overlap checks
-  for (const auto& [name, entry] : header.items()) {
+  for (const auto& item : header.items()) {
+    // Named copies: lambdas cannot capture structured bindings before clang 16.
+    const std::string& name = item.key();
+    const nlohmann::json& entry = item.value();
     if (name == "__metadata__") {
       if (!entry.is_object()) fail("__metadata__ is not a JSON object");
       for (const auto& [key, value] : entry.items()) {

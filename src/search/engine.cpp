@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <stdexcept>
 
 #include "avocet/chess/movegen.h"
 #include "avocet/search/argmax_policy.h"
@@ -16,7 +17,7 @@ int centipawns_from_win_probability(float w) {
 Engine::Engine(EvaluatorFactory factory, std::string evaluator_name)
     : factory_(std::move(factory)),
       evaluator_name_(std::move(evaluator_name)),
-      table_(size_t(options_.hash_mb)) {}
+      table_(0) {}  // sized by set_options or the first go, so a Hash option costs nothing
 
 Engine::~Engine() {
   stop();
@@ -32,7 +33,8 @@ void Engine::set_evaluator(EvaluatorFactory factory, std::string name) {
 
 void Engine::set_options(const EngineOptions& options) {
   wait();
-  if (options.hash_mb != options_.hash_mb) table_.resize(size_t(options.hash_mb));
+  // Resizing here reports a failed allocation to the setoption that asked for it.
+  if (size_t(options.hash_mb) != table_.megabytes()) table_.resize(size_t(options.hash_mb));
   options_ = options;
 }
 
@@ -49,6 +51,13 @@ bool Engine::searching() const {
 
 void Engine::go(const GoRequest& request, EngineCallbacks callbacks) {
   wait();
+  if (table_.megabytes() != size_t(options_.hash_mb)) {
+    try {
+      table_.resize(size_t(options_.hash_mb));
+    } catch (const std::runtime_error&) {
+      // Plays on with the minimal table: every go must end in a bestmove.
+    }
+  }
   // Everything the search reads is set here, before its thread starts, so that a stop
   // arriving at once is never overwritten.
   start_ = std::chrono::steady_clock::now();

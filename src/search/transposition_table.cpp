@@ -1,13 +1,27 @@
 #include "avocet/search/transposition_table.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
+#include <new>
+#include <stdexcept>
 
 namespace avocet::search {
 
 void TranspositionTable::resize(size_t megabytes) {
   const size_t count = std::max<size_t>(1024, megabytes * 1024 * 1024 / sizeof(Entry));
-  entries_.assign(count, Entry{});
+  try {
+    // Release the old table first so that growing does not need both at once.
+    entries_ = {};
+    entries_.assign(count, Entry{});
+  } catch (const std::bad_alloc&) {
+    entries_.assign(1024, Entry{});
+    megabytes_ = 0;
+    used_ = 0;
+    throw std::runtime_error(fmt::format("cannot allocate {} MB for the hash table", megabytes));
+  }
+  megabytes_ = megabytes;
   used_ = 0;
 }
 

@@ -60,6 +60,18 @@ std::vector<OptionSpec> option_specs() {
   };
 }
 
+// Error messages quote what they were sent; a GUI must still get one short printable line.
+std::string printable(std::string_view text) {
+  constexpr size_t kLimit = 240;
+  std::string out;
+  for (size_t i = 0; i < text.size() && i < kLimit; ++i) {
+    const auto c = static_cast<unsigned char>(text[i]);
+    out += c >= 0x20 && c < 0x7f ? std::string(1, char(c)) : fmt::format("\\x{:02x}", c);
+  }
+  if (text.size() > kLimit) out += fmt::format("... ({} bytes)", text.size());
+  return out;
+}
+
 // Reads the integer after `words[i]` for `go`.
 int go_integer(const std::vector<std::string_view>& words, size_t& i) {
   const std::string_view name = words[i];
@@ -108,7 +120,7 @@ void UciLoop::print(const std::string& text) {
 }
 
 void UciLoop::error(std::string_view message) {
-  print(fmt::format("info string error: {}\n", message));
+  print(fmt::format("info string error: {}\n", printable(message)));
 }
 
 bool UciLoop::handle_line(std::string_view line) {
@@ -338,17 +350,25 @@ void UciLoop::apply_option(const OptionSpec& spec, const std::string& value) {
     announced_ = true;
     return;
   }
-  values_[spec.name] = value;
+  // The engine takes the new values first, so a failure (Hash too large) changes nothing.
+  std::map<std::string, std::string> values = values_;
+  values[spec.name] = value;
   search::EngineOptions o = engine_.options();
-  o.hash_mb = std::stoi(values_["Hash"]);
-  o.threads = std::stoi(values_["Threads"]);
-  o.multipv = std::stoi(values_["MultiPV"]);
-  o.move_overhead_ms = std::stoi(values_["Move Overhead"]);
-  o.mode = values_["Mode"] == "argmax" ? search::Mode::Argmax : search::Mode::Search;
-  o.params.policy_temperature = std::stoi(values_["PolicyTemperature"]) / 1000.0;
-  o.params.initial_threshold = std::stoi(values_["ThresholdStart"]) / 1000.0;
-  o.params.threshold_factor = std::stoi(values_["ThresholdFactor"]) / 100.0;
-  engine_.set_options(o);
+  o.hash_mb = std::stoi(values["Hash"]);
+  o.threads = std::stoi(values["Threads"]);
+  o.multipv = std::stoi(values["MultiPV"]);
+  o.move_overhead_ms = std::stoi(values["Move Overhead"]);
+  o.mode = values["Mode"] == "argmax" ? search::Mode::Argmax : search::Mode::Search;
+  o.params.policy_temperature = std::stoi(values["PolicyTemperature"]) / 1000.0;
+  o.params.initial_threshold = std::stoi(values["ThresholdStart"]) / 1000.0;
+  o.params.threshold_factor = std::stoi(values["ThresholdFactor"]) / 100.0;
+  try {
+    engine_.set_options(o);
+  } catch (const std::runtime_error& e) {
+    return error(
+        fmt::format("setoption {}: {}; keeping {}", spec.name, e.what(), values_[spec.name]));
+  }
+  values_ = std::move(values);
 }
 
 void UciLoop::on_display() {

@@ -3,6 +3,9 @@
 
 #include <gtest/gtest.h>
 
+#include <array>
+#include <stdexcept>
+
 #include "avocet/chess/move_text.h"
 #include "avocet/chess/movegen.h"
 #include "avocet/nn/material_evaluator.h"
@@ -99,6 +102,32 @@ TEST(Search, SearchmovesRestrictTheRoot) {
   ASSERT_EQ(report.lines.size(), 2u);
   EXPECT_TRUE(report.lines[0].move == limits.searchmoves[0] ||
               report.lines[0].move == limits.searchmoves[1]);
+}
+
+TEST(TranspositionTable, FailedResizeLeavesAUsableTable) {
+  TranspositionTable table(1);
+  EXPECT_EQ(table.megabytes(), 1u);
+  // A petabyte: no machine gives it, so the allocation fails cleanly.
+  EXPECT_THROW(
+      {
+        try {
+          table.resize(size_t(1) << 30);
+        } catch (const std::runtime_error& e) {
+          EXPECT_STREQ(e.what(), "cannot allocate 1073741824 MB for the hash table");
+          throw;
+        }
+      },
+      std::runtime_error);
+  EXPECT_EQ(table.megabytes(), 0u);
+  EXPECT_GT(table.capacity(), 0u);
+  const std::array<Move, 1> moves{parse_uci(Position::start(), "e2e4")};
+  const std::array<float, 1> stored{0.5f};
+  table.store_values(42, moves, stored);
+  std::array<float, 1> read{};
+  EXPECT_TRUE(table.probe_values(42, moves, read));
+  EXPECT_NEAR(read[0], 0.5f, 1e-4);
+  table.resize(2);
+  EXPECT_EQ(table.megabytes(), 2u);
 }
 
 }  // namespace

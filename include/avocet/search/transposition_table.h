@@ -32,7 +32,10 @@ class TranspositionTable {
   static constexpr int kMaxCachedMoves = 64;
 
   explicit TranspositionTable(size_t megabytes = 16) { resize(megabytes); }
+  // Reallocates (and clears) the table. When the memory cannot be had it throws
+  // std::runtime_error and leaves a minimal table, with megabytes() 0.
   void resize(size_t megabytes);
+  size_t megabytes() const { return megabytes_; }
   void clear();
 
   // Cached win probabilities of `moves` (in that order) if present for `key`.
@@ -54,6 +57,8 @@ class TranspositionTable {
     std::array<uint16_t, kMaxCachedMoves> moves;
     std::array<uint16_t, kMaxCachedMoves> values;  // win probability x 65535
   };
+
+  size_t megabytes_ = 0;
 
   Entry& slot(uint64_t key) const { return entries_[key % entries_.size()]; }
   std::mutex& lock(uint64_t key) const { return locks_[key % locks_.size()]; }

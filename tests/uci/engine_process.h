@@ -1,0 +1,130 @@
+// The real avocet binary as a child process: lines in through a pipe, stdout read back
+// line by line (as a GUI sees it), and a one-shot runner for command-line subcommands.
+#pragma once
+
+#include <fcntl.h>
+#include <gtest/gtest.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace avocet {
+
+class EngineProcess {
+ public:
+  explicit EngineProcess(const std::vector<std::string>& args) {
+    int in[2], out[2];
+    if (pipe(in) != 0 || pipe(out) != 0) throw std::runtime_error("pipe");
+    pid_ = fork();
+    if (pid_ == 0) {
+      dup2(in[0], 0);
+      dup2(out[1], 1);
+      close(in[1]);
+      close(out[0]);
+      std::vector<char*> argv{const_cast<char*>(AVOCET_BINARY)};
+      for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+      argv.push_back(nullptr);
+      execv(AVOCET_BINARY, argv.data());
+      _exit(127);
+    }
+    close(in[0]);
+    close(out[1]);
+    to_ = in[1];
+    from_ = out[0];
+  }
+  ~EngineProcess() {
+    if (pid_ > 0 && waitpid(pid_, nullptr, WNOHANG) == 0) {
+      kill(pid_, SIGKILL);
+      waitpid(pid_, nullptr, 0);
+    }
+    close(to_);
+    close(from_);
+  }
+
+  void send(const std::string& line) {
+    const std::string text = line + "\n";
+    ASSERT_EQ(write(to_, text.data(), text.size()), ssize_t(text.size()));
+  }
+
+  // Reads until a line starting with `prefix` arrives, or `ms` pass; returns the text read.
+  std::string read_until(const std::string& prefix, int ms = 5000) {
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(ms);
+    std::string seen;
+    while (std::chrono::steady_clock::now() < deadline) {
+      size_t newline;
+      while ((newline = buffer_.find('\n')) != std::string::npos) {
+        const std::string line = buffer_.substr(0, newline);
+        buffer_.erase(0, newline + 1);
+        seen += line + "\n";
+        if (line.rfind(prefix, 0) == 0) return seen;
+      }
+      pollfd p{from_, POLLIN, 0};
+      if (poll(&p, 1, 10) > 0) {
+        char chunk[4096];
+        const ssize_t n = read(from_, chunk, sizeof chunk);
+        if (n <= 0) break;
+        buffer_.append(chunk, size_t(n));
+      }
+    }
+    return seen + "<timeout waiting for '" + prefix + "'>";
+  }
+
+  // The exit status once the process has ended within `ms`, or -1.
+  int wait_exit(int ms) {
+    for (int i = 0; i < ms; ++i) {
+      int status = 0;
+      if (waitpid(pid_, &status, WNOHANG) == pid_) {
+        pid_ = -1;
+        return WIFEXITED(status) ? WEXITSTATUS(status) : 128;
+      }
+      usleep(1000);
+    }
+    return -1;
+  }
+
+ private:
+  pid_t pid_ = -1;
+  int to_ = -1, from_ = -1;
+  std::string buffer_;
+};
+
+// Runs `avocet args...` with empty standard input; returns the exit status and stderr.
+struct CliRun {
+  int status = -1;
+  std::string err;
+};
+
+inline CliRun run_avocet(const std::vector<std::string>& args) {
+  int err[2];
+  if (pipe(err) != 0) throw std::runtime_error("pipe");
+  const pid_t pid = fork();
+  if (pid == 0) {
+    const int null = open("/dev/null", O_RDWR);
+    dup2(null, 0);
+    dup2(null, 1);
+    dup2(err[1], 2);
+    close(err[0]);
+    std::vector<char*> argv{const_cast<char*>(AVOCET_BINARY)};
+    for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+    argv.push_back(nullptr);
+    execv(AVOCET_BINARY, argv.data());
+    _exit(127);
+  }
+  close(err[1]);
+  CliRun run;
+  char chunk[4096];
+  for (ssize_t n; (n = read(err[0], chunk, sizeof chunk)) > 0;) run.err.append(chunk, size_t(n));
+  close(err[0]);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  run.status = WIFEXITED(status) ? WEXITSTATUS(status) : 128;
+  return run;
+}
+
+}  // namespace avocet

@@ -1,0 +1,176 @@
+// Table-driven black-box test: malformed input of every kind goes to the real binary, which
+// must answer with exactly the expected error line and then still answer `isready` and
+// play a legal move.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "../test_data.h"
+#include "avocet/chess/move_text.h"
+#include "avocet/chess/position.h"
+#include "engine_process.h"
+
+namespace avocet {
+namespace {
+
+struct BadLine {
+  std::string line;
+  std::string error;  // the whole expected output line
+};
+
+std::string temp_file(const std::string& name, const std::string& bytes) {
+  const std::string path = ::testing::TempDir() + "avocet_malformed_" + name;
+  std::ofstream(path, std::ios::binary) << bytes;
+  return path;
+}
+
+const std::string kStart = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR";
+
+std::vector<BadLine> bad_uci_lines(const std::string& net) {
+  const std::string corrupt = temp_file("corrupt.safetensors", "garbage\x01\x02");
+  const std::string empty = temp_file("empty.safetensors", "");
+  const std::string keep = "; keeping " + net;
+  return {
+      {"xyzzy", "unknown command 'xyzzy'"},
+      {"\x01\x02\xff", "unknown command '\\x01\\x02\\xff'"},
+      // Quoted input is cut to keep the line short: 240 characters of the message are shown.
+      {std::string(5000, 'x'), "unknown command '" + std::string(223, 'x') + "... (5018 bytes)"},
+      {"Position startpos", "unknown command 'Position'"},
+      {"position", "position needs 'startpos' or 'fen <FEN>'"},
+      {"position fen", "FEN is empty"},
+      {"position foo", "position: expected 'startpos' or 'fen', got 'foo'"},
+      {"position startpos e2e4", "position startpos: unexpected 'e2e4'"},
+      {"position fen " + kStart + " x KQkq - 0 1", "side to move must be 'w' or 'b', got 'x'"},
+      {"position fen 8/8/8/8/8/8/8/8 w - - 0 1", "white has 0 kings; expected exactly one"},
+      {"position fen " + kStart + " w KQkq - 0",
+       "FEN has 5 fields; expected 6 (or 4 without the clocks)"},
+      {"position fen rnbqkbnr/pppppppp/9/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+       "invalid character '9' in rank 6 of the piece placement"},
+      {"position fen " + kStart + " w KQkq e3 0 1",
+       "en passant square e3 is impossible with white to move (must be on rank 6)"},
+      {"position fen 4k3/8/8/8/8/8/8/4K2R w Kq - 0 1",
+       "castling right 'q' needs the black king on e8 and a rook on a8"},
+      {"position fen 4k3/8/8/8/8/8/8/4K3 w - - -1 1",
+       "halfmove clock must be a non-negative integer, got '-1'"},
+      {"position fen 4k2Q/8/8/8/8/8/8/4K3 w - - 0 1", "the side not to move (black) is in check"},
+      {"position startpos moves e2e5",
+       "illegal move 'e2e5' in position " + kStart + " w KQkq - 0 1"},
+      {"position startpos moves e7e5",
+       "illegal move 'e7e5' in position " + kStart + " w KQkq - 0 1"},
+      {"position startpos moves e2e4 zz99",
+       "'zz99' is not a move in UCI notation (e.g. e2e4, e7e8q)"},
+      {"position startpos moves e2e4 e7e5 e1g1",
+       "illegal move 'e1g1' in position rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 "
+       "2"},
+      {"go depth x", "go: depth must be an integer, got 'x'"},
+      {"go depth", "go: depth needs a value"},
+      {"go wtime abc", "go: wtime must be an integer, got 'abc'"},
+      {"go movetime 99999999999999", "go: movetime must be an integer, got '99999999999999'"},
+      {"go banana", "go: unknown parameter 'banana'"},
+      // The previous row's check left the position after 1. e4.
+      {"go searchmoves e2e5",
+       "illegal move 'e2e5' in position rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 "
+       "1"},
+      {"go perft 0", "go perft: depth must be an integer from 1 to 20, got '0'"},
+      {"go perft 99", "go perft: depth must be an integer from 1 to 20, got '99'"},
+      {"go perft", "go perft: depth must be an integer from 1 to 20, got ''"},
+      {"setoption name Hash value 0", "option Hash: 0 is outside [1, 65536]"},
+      {"setoption name Hash value 99999999", "option Hash: 99999999 is outside [1, 65536]"},
+      {"setoption name Hash value abc", "option Hash: expected an integer, got 'abc'"},
+      {"setoption name Threads value 0", "option Threads: 0 is outside [1, 256]"},
+      {"setoption name MultiPV value 500", "option MultiPV: 500 is outside [1, 256]"},
+      {"setoption name Move Overhead value -1", "option Move Overhead: -1 is outside [0, 5000]"},
+      {"setoption name Mode value fast", "option Mode: expected one of search, argmax, got 'fast'"},
+      {"setoption name UCI_ShowWDL value maybe",
+       "option UCI_ShowWDL: expected true or false, got 'maybe'"},
+      {"setoption name Nope value 1", "setoption: unknown option 'Nope'"},
+      {"setoption Hash 16", "setoption: expected 'setoption name <name> [value <value>]'"},
+      {"setoption name", "setoption: expected 'setoption name <name> [value <value>]'"},
+      {"setoption name EvalFile value /nonexistent.safetensors",
+       "EvalFile: /nonexistent.safetensors: cannot open: No such file or directory" + keep},
+      {"setoption name EvalFile value " + corrupt,
+       "EvalFile: " + corrupt + ": header length 100600234646856039 exceeds the file size 9" +
+           keep},
+      {"setoption name EvalFile value " + empty,
+       "EvalFile: " + empty + ": file too short (0 bytes) for a safetensors header" + keep},
+      {"setoption name EvalFile value /", "EvalFile: /: not a regular file" + keep},
+  };
+}
+
+TEST(MalformedInput, EveryBadUciLineGetsItsErrorAndTheEngineStillPlays) {
+  EngineProcess engine({});
+  engine.send("isready");
+  const std::string hello = engine.read_until("readyok");
+  const std::string prefix = "info string net ";
+  ASSERT_EQ(hello.rfind(prefix, 0), 0u) << hello;
+  const std::string net = hello.substr(prefix.size(), hello.find('\n') - prefix.size());
+
+  const std::vector<BadLine> table = bad_uci_lines(net);
+  for (const BadLine& row : table) {
+    SCOPED_TRACE(row.line.substr(0, 80));
+    engine.send(row.line);
+    engine.send("isready");
+    EXPECT_EQ(engine.read_until("readyok"), "info string error: " + row.error + "\nreadyok\n");
+
+    // The state is still defined: a position and a search work as before.
+    engine.send("position startpos moves e2e4");
+    engine.send("go nodes 8");
+    const std::string search = engine.read_until("bestmove");
+    const size_t at = search.rfind("bestmove ");
+    ASSERT_NE(at, std::string::npos) << search;
+    const std::string move = search.substr(at + 9, search.find_first_of(" \n", at + 9) - at - 9);
+    Position after_e4 = Position::start();
+    after_e4.play(parse_uci(after_e4, "e2e4"));
+    EXPECT_NO_THROW(parse_uci(after_e4, move)) << search;
+  }
+  EXPECT_GE(table.size(), 40u);
+  engine.send("quit");
+  EXPECT_EQ(engine.wait_exit(3000), 0);
+}
+
+struct BadCommand {
+  std::vector<std::string> args;
+  std::string error;  // the one stderr line, without "avocet: "
+};
+
+TEST(MalformedInput, EveryBadCommandLineGetsOneErrorLineAndStatus2) {
+  const std::string dir = ::testing::TempDir();
+  const std::string bad_csv = temp_file("bad.csv", "PuzzleId,FEN,Moves,Rating\n");
+  const std::string corrupt = temp_file("corrupt2.safetensors", "garbage\x01\x02");
+  const std::vector<BadCommand> table = {
+      {{"frobnicate"}, "unknown subcommand 'frobnicate' (try --help)"},
+      {{"perft", "abc"}, "perft: Argument 'abc' failed to parse"},
+      {{"perft", "3", "--fen", "xyz"}, "FEN has 1 fields; expected 6 (or 4 without the clocks)"},
+      {{"perft", "--suite", "/nonexistent.epd"},
+       "cannot read perft suite '/nonexistent.epd': No such file or directory"},
+      {{"eval", "notafen"}, "FEN has 1 fields; expected 6 (or 4 without the clocks)"},
+      {{"eval", "startpos", "--weights", corrupt},
+       corrupt + ": header length 100600234646856039 exceeds the file size 9"},
+      {{"bench", "--depth"}, "bench: Option 'depth' is missing an argument"},
+      {{"bench", "--depth", "x"}, "bench --depth: 'x' is not a valid value"},
+      {{"puzzles", "--file", "/nonexistent.csv"},
+       "cannot read puzzle file '/nonexistent.csv': No such file or directory"},
+      {{"puzzles", "--file", dir}, "cannot read puzzle file '" + dir + "': is a directory"},
+      {{"puzzles", "--file", bad_csv, "--nodes=-3"}, "puzzles --nodes: '-3' is not a valid value"},
+      {{"puzzles", "--file", bad_csv, "--mode", "fast"},
+       "--mode must be argmax or search, got 'fast'"},
+      {{"puzzles", "--bogus", "3"}, "puzzles: Option 'bogus' does not exist"},
+      {{"epd", "--file", "/nonexistent.epd"},
+       "cannot read EPD file '/nonexistent.epd': No such file or directory"},
+      {{"epd", "--file", dir}, "cannot read EPD file '" + dir + "': is a directory"},
+      {{"datagen", "--from-tsv", "/nonexistent.tsv", "-o", dir + "avocet_malformed_shards"},
+       "cannot read '/nonexistent.tsv'"},
+  };
+  for (const BadCommand& row : table) {
+    SCOPED_TRACE(row.args[0] + (row.args.size() > 1 ? " " + row.args[1] : ""));
+    const CliRun run = run_avocet(row.args);
+    EXPECT_EQ(run.status, 2);
+    EXPECT_EQ(run.err, "avocet: " + row.error + "\n");
+  }
+}
+
+}  // namespace
+}  // namespace avocet
