@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# Quick start, second command (and CI): install what is missing, build, check formatting and
-# run the whole test suite.
+# Quick start, second command (and CI): install what is missing, build, check formatting, run
+# the whole test suite, then run it again built with clang's AddressSanitizer and
+# UndefinedBehaviorSanitizer (LeakSanitizer included), together with a short run of every
+# libFuzzer target.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 tools/install-deps.sh
@@ -14,3 +16,8 @@ if [ "$unformatted" -ne 0 ]; then
 fi
 
 ctest --test-dir build --output-on-failure -j "$(nproc)"
+
+echo "== sanitizers (ASan + UBSan + LSan) and fuzz smoke: build-fuzz"
+cmake --preset fuzz >/dev/null
+cmake --build build-fuzz -j "$(nproc)"
+ctest --test-dir build-fuzz --output-on-failure -j "$(nproc)"

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <random>
@@ -188,7 +189,14 @@ std::shared_ptr<const Network> Network::load(const SafetensorsFile& file) {
   fill_weights(
       c,
       [&](const std::string& name, const std::vector<int64_t>& shape) {
-        return file.read(name, shape);
+        std::vector<float> values = file.read(name, shape);
+        // A NaN or infinity would silently turn every evaluation into NaN.
+        const auto bad =
+            std::find_if(values.begin(), values.end(), [](float v) { return !std::isfinite(v); });
+        if (bad != values.end())
+          throw WeightsError(fmt::format("{}: tensor '{}' holds a non-finite value at index {}",
+                                         file.label(), name, bad - values.begin()));
+        return values;
       },
       net->trunk_, net->house_, net->searchless_);
   net->hash_ = fnv1a(file);

@@ -1,6 +1,7 @@
 // Malformed weights files: each fault is one WeightsError naming the file and the tensor.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstring>
 #include <fstream>
 #include <functional>
@@ -129,6 +130,11 @@ TEST(Weights, CorruptionsGiveSpecificErrors) {
        "test.safetensors: format_version '9' is not supported (expected 1)"},
       {"bad mirror", [](Valid& v) { v.metadata["mirror"] = "yes"; },
        "test.safetensors: metadata 'mirror' must be 'true' or 'false', got 'yes'"},
+      {"NaN weight",
+       [](Valid& v) { v.tensors["layers.0.attn.k.weight"].values[7] = std::nanf(""); },
+       "test.safetensors: tensor 'layers.0.attn.k.weight' holds a non-finite value at index 7"},
+      {"infinite weight", [](Valid& v) { v.tensors["head.out.bias"].values[0] = INFINITY; },
+       "test.safetensors: tensor 'head.out.bias' holds a non-finite value at index 0"},
   };
   for (const Corruption& c : cases) {
     Valid v = valid_house();
