@@ -185,17 +185,21 @@ float Searcher::search_root(const Position& pos, std::vector<RootLine>& lines) {
 }
 
 std::vector<Move> Searcher::principal_variation(const Position& root, Move first) const {
-  std::vector<Move> pv{first};
+  // The line ends with the move that repeats a position (of the game or of the line itself):
+  // the search scores that as a draw, and GUIs reject moves after a threefold repetition.
+  std::vector<uint64_t> seen = keys_;
+  seen.push_back(root.key());
+  std::vector<Move> pv;
   Position pos = root;
-  pos.play(first);
-  std::vector<uint64_t> seen{root.key(), pos.key()};
-  while (pv.size() < 32) {
+  for (Move next = first; pv.size() < 32;) {
+    pos.play(next);
+    pv.push_back(next);
+    if (std::find(seen.begin(), seen.end(), pos.key()) != seen.end() || pos.halfmove_clock() >= 100)
+      break;
+    seen.push_back(pos.key());
     const auto hit = table_.probe_result(pos.key());
     if (!hit || hit->best.is_none() || !legal_moves(pos).contains(hit->best)) break;
-    pos.play(hit->best);
-    if (std::find(seen.begin(), seen.end(), pos.key()) != seen.end()) break;
-    seen.push_back(pos.key());
-    pv.push_back(hit->best);
+    next = hit->best;
   }
   return pv;
 }

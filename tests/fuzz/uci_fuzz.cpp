@@ -2,6 +2,8 @@
 // playing with the material evaluator; the session ends with `stop` and `quit`. Lines that
 // would only make a session slow (deep perft, huge Hash, many threads, loading files) are
 // skipped: they are covered by the unit and black-box tests.
+#include <algorithm>
+#include <cctype>
 #include <cstddef>
 #include <cstdint>
 #include <ostream>
@@ -21,12 +23,17 @@ bool too_slow(std::string_view line) {
     return s;
   };
   const std::string text = lower(std::string(line));
-  if (text.find("perft") != std::string::npos) {
-    // Allow depths 1-3 only.
-    const size_t at = text.find("perft") + 5;
-    const std::string rest = text.substr(at);
-    for (char c : rest)
-      if (c >= '4' && c <= '9') return true;
+  if (const size_t at = text.find("perft"); at != std::string::npos) {
+    // Depths 1-3 only: any number after "perft" above 3 is skipped.
+    int number = 0;
+    for (size_t i = at; i <= text.size(); ++i) {
+      if (i < text.size() && std::isdigit(static_cast<unsigned char>(text[i]))) {
+        number = std::min(number * 10 + (text[i] - '0'), 1000);
+      } else {
+        if (number > 3) return true;
+        number = 0;
+      }
+    }
   }
   if (!has("setoption")) return false;
   return text.find("hash") != std::string::npos || text.find("threads") != std::string::npos ||

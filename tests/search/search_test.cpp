@@ -17,6 +17,7 @@ struct Result {
   Move best;
   float value;
   uint64_t nodes;
+  std::vector<Move> pv;
 };
 
 Result search_game(const Game& game, uint64_t nodes, bool mop_up = false) {
@@ -26,7 +27,8 @@ Result search_game(const Game& game, uint64_t nodes, bool mop_up = false) {
   control.node_limit = nodes;
   Searcher searcher(evaluator, table, SearchParameters{}, control);
   const IterationReport report = searcher.run(game, Limits{}, nullptr);
-  return {report.lines.front().move, report.lines.front().value, control.nodes.load()};
+  return {report.lines.front().move, report.lines.front().value, control.nodes.load(),
+          report.lines.front().pv};
 }
 
 Game after(const char* fen, std::initializer_list<const char*> moves) {
@@ -81,7 +83,10 @@ TEST(Search, ConvertsKingAndQueenAgainstKing) {
 // Black, a queen down, steers into a repeated position (a draw); White, winning, avoids it.
 TEST(Search, ClaimsRepetitionWhenLosingAndAvoidsItWhenWinning) {
   const Game losing = after("6k1/8/8/8/8/8/8/1Q4K1 b - - 0 1", {"g8h8", "b1c1", "h8g8", "c1b1"});
-  EXPECT_EQ(to_uci(search_game(losing, 3000).best), "g8h8");
+  const Result claim = search_game(losing, 3000);
+  EXPECT_EQ(to_uci(claim.best), "g8h8");
+  // The line stops at the repetition: GUIs reject a PV that goes on after a threefold.
+  ASSERT_EQ(claim.pv.size(), 1u);
 
   const Game winning = after("6k1/8/8/8/8/8/8/1Q4K1 w - - 0 1", {"b1c1", "g8h8", "c1b1", "h8g8"});
   const Result r = search_game(winning, 3000);
