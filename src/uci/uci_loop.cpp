@@ -107,6 +107,10 @@ std::string UciLoop::option(const std::string& name) const {
 }
 
 void UciLoop::run(std::istream& in) {
+  // std::cin is tied to std::cout: every read would flush std::cout from this thread, past
+  // out_mutex_, racing the search thread's bestmove (seen as duplicated bestmove lines under
+  // cutechess-cli). print() flushes every line itself.
+  in.tie(nullptr);
   std::string line;
   while (std::getline(in, line))
     if (!handle_line(line)) return;
@@ -156,6 +160,8 @@ bool UciLoop::handle_line(std::string_view line) {
       on_setoption(words);
     else if (command == "d")
       on_display();
+    else if (command == "debug")
+      ;  // `debug on|off`: accepted; Avocet has no extra debugging output to switch
     else
       error(fmt::format("unknown command '{}'", command));
   } catch (const std::exception& e) {

@@ -284,5 +284,20 @@ TEST(UciLoop, BlankAndWhitespaceLinesAreIgnored) {
   EXPECT_EQ(s.run("\n   \n\t\r\nisready\r\n"), "info string net material\nreadyok\n");
 }
 
+TEST(UciLoop, DebugIsAcceptedSilently) {
+  Session s;
+  EXPECT_EQ(s.run("debug on\ndebug off\nisready\n"), "info string net material\nreadyok\n");
+}
+
+// A tied input stream flushes the output from the reading thread, outside the output lock,
+// racing the search thread's bestmove: the loop unties its input.
+TEST(UciLoop, InputIsUntiedFromOutput) {
+  Session s;
+  std::istringstream in("isready\n");
+  in.tie(&s.out);
+  s.loop.run(in);
+  EXPECT_EQ(in.tie(), nullptr);
+}
+
 }  // namespace
 }  // namespace avocet::uci
