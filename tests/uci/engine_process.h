@@ -16,23 +16,30 @@
 
 namespace avocet {
 
+// Starts `avocet args...` with the given descriptors as its stdin, stdout and stderr (-1:
+// /dev/null); the child closes every other pipe end it inherited in `close_in_child`.
+inline pid_t spawn_avocet(const std::vector<std::string>& args, int in, int out, int err,
+                          std::vector<int> close_in_child) {
+  const pid_t pid = fork();
+  if (pid != 0) return pid;
+  const int null = open("/dev/null", O_RDWR);
+  dup2(in >= 0 ? in : null, 0);
+  dup2(out >= 0 ? out : null, 1);
+  dup2(err >= 0 ? err : null, 2);
+  for (int fd : close_in_child) close(fd);
+  std::vector<char*> argv{const_cast<char*>(AVOCET_BINARY)};
+  for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+  argv.push_back(nullptr);
+  execv(AVOCET_BINARY, argv.data());
+  _exit(127);
+}
+
 class EngineProcess {
  public:
   explicit EngineProcess(const std::vector<std::string>& args) {
     int in[2], out[2];
     if (pipe(in) != 0 || pipe(out) != 0) throw std::runtime_error("pipe");
-    pid_ = fork();
-    if (pid_ == 0) {
-      dup2(in[0], 0);
-      dup2(out[1], 1);
-      close(in[1]);
-      close(out[0]);
-      std::vector<char*> argv{const_cast<char*>(AVOCET_BINARY)};
-      for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
-      argv.push_back(nullptr);
-      execv(AVOCET_BINARY, argv.data());
-      _exit(127);
-    }
+    pid_ = spawn_avocet(args, in[0], out[1], 2, {in[1], out[0]});
     close(in[0]);
     close(out[1]);
     to_ = in[1];
@@ -103,19 +110,7 @@ struct CliRun {
 inline CliRun run_avocet(const std::vector<std::string>& args) {
   int err[2];
   if (pipe(err) != 0) throw std::runtime_error("pipe");
-  const pid_t pid = fork();
-  if (pid == 0) {
-    const int null = open("/dev/null", O_RDWR);
-    dup2(null, 0);
-    dup2(null, 1);
-    dup2(err[1], 2);
-    close(err[0]);
-    std::vector<char*> argv{const_cast<char*>(AVOCET_BINARY)};
-    for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
-    argv.push_back(nullptr);
-    execv(AVOCET_BINARY, argv.data());
-    _exit(127);
-  }
+  const pid_t pid = spawn_avocet(args, -1, -1, err[1], {err[0]});
   close(err[1]);
   CliRun run;
   char chunk[4096];
