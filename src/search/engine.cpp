@@ -33,8 +33,9 @@ void Engine::set_evaluator(EvaluatorFactory factory, std::string name) {
 
 void Engine::set_options(const EngineOptions& options) {
   wait();
-  // Resizing here reports a failed allocation to the setoption that asked for it.
-  if (size_t(options.hash_mb) != table_.megabytes()) table_.resize(size_t(options.hash_mb));
+  // A new Hash is allocated here, so that a failure reaches the setoption that asked for it;
+  // other options leave an unsized table to the first go (no default-sized table first).
+  if (options.hash_mb != options_.hash_mb) table_.resize(size_t(options.hash_mb));
   options_ = options;
 }
 

@@ -9,6 +9,7 @@
 #include "avocet/chess/move_text.h"
 #include "avocet/chess/movegen.h"
 #include "avocet/nn/material_evaluator.h"
+#include "avocet/search/engine.h"
 
 namespace avocet::search {
 namespace {
@@ -145,6 +146,30 @@ TEST(TranspositionTable, FailedResizeLeavesAUsableTable) {
   EXPECT_NEAR(read[0], 0.5f, 1e-4);
   table.resize(2);
   EXPECT_EQ(table.megabytes(), 2u);
+}
+
+// Memory stays at Hash plus the net: no default-sized table is allocated before the GUI's
+// Hash arrives, whatever order the options come in.
+TEST(Engine, HashTableIsSizedOnceByTheOptionsOrTheFirstGo) {
+  Engine engine([] { return std::make_unique<nn::MaterialEvaluator>(); }, "material");
+  EXPECT_EQ(engine.hash_megabytes(), 0u);
+  EngineOptions options = engine.options();
+  options.threads = 2;
+  engine.set_options(options);
+  EXPECT_EQ(engine.hash_megabytes(), 0u);
+  options.hash_mb = 8;
+  engine.set_options(options);
+  EXPECT_EQ(engine.hash_megabytes(), 8u);
+  GoRequest request;
+  request.nodes = 20;
+  engine.go(request, {});
+  engine.wait();
+  EXPECT_EQ(engine.hash_megabytes(), 8u);
+
+  Engine fresh([] { return std::make_unique<nn::MaterialEvaluator>(); }, "material");
+  fresh.go(request, {});
+  fresh.wait();
+  EXPECT_EQ(fresh.hash_megabytes(), size_t(EngineOptions{}.hash_mb));
 }
 
 }  // namespace

@@ -64,6 +64,8 @@ class Engine {
   // Options take effect at the next `go` (Hash clears the table).
   void set_options(const EngineOptions& options);
   const EngineOptions& options() const { return options_; }
+  // The hash table's current size: 0 until a Hash option or the first go sizes it.
+  size_t hash_megabytes() const { return table_.megabytes(); }
 
   void new_game();
   void set_game(const Game& game) { game_ = game; }
