@@ -66,7 +66,10 @@ std::string printable(std::string_view text) {
   std::string out;
   for (size_t i = 0; i < text.size() && i < kLimit; ++i) {
     const auto c = static_cast<unsigned char>(text[i]);
-    out += c >= 0x20 && c < 0x7f ? std::string(1, char(c)) : fmt::format("\\x{:02x}", c);
+    if (c >= 0x20 && c < 0x7f)
+      out += char(c);
+    else
+      out += fmt::format("\\x{:02x}", c);
   }
   if (text.size() > kLimit) out += fmt::format("... ({} bytes)", text.size());
   return out;

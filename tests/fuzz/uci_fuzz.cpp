@@ -17,27 +17,22 @@
 namespace {
 
 bool too_slow(std::string_view line) {
-  const auto has = [&](std::string_view word) { return line.find(word) != std::string_view::npos; };
-  const auto lower = [](std::string s) {
-    for (char& c : s) c = char(std::tolower(static_cast<unsigned char>(c)));
-    return s;
-  };
-  const std::string text = lower(std::string(line));
-  if (const size_t at = text.find("perft"); at != std::string::npos) {
-    // Depths 1-3 only: any number after "perft" above 3 is skipped.
-    int number = 0;
-    for (size_t i = at; i <= text.size(); ++i) {
-      if (i < text.size() && std::isdigit(static_cast<unsigned char>(text[i]))) {
-        number = std::min(number * 10 + (text[i] - '0'), 1000);
-      } else {
-        if (number > 3) return true;
-        number = 0;
-      }
+  std::string text(line);
+  for (char& c : text) c = char(std::tolower(static_cast<unsigned char>(c)));
+  const auto has = [&](const char* word) { return text.find(word) != std::string::npos; };
+  if (has("setoption")) return has("hash") || has("threads") || has("evalfile");
+  if (!has("perft")) return false;
+  // Depths 1-3 only: any number after "perft" above 3 is skipped.
+  int number = 0;
+  for (size_t i = text.find("perft"); i <= text.size(); ++i) {
+    if (i < text.size() && std::isdigit(static_cast<unsigned char>(text[i]))) {
+      number = std::min(number * 10 + (text[i] - '0'), 1000);
+    } else {
+      if (number > 3) return true;
+      number = 0;
     }
   }
-  if (!has("setoption")) return false;
-  return text.find("hash") != std::string::npos || text.find("threads") != std::string::npos ||
-         text.find("evalfile") != std::string::npos;
+  return false;
 }
 
 }  // namespace
