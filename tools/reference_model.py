@@ -77,45 +77,90 @@ class Trunk(nn.Module):
         return self.ln_f(x)
 
 
+# The tactical feature groups of include/avocet/chess/features.h (name, number of values), in
+# the order shards store them. A house net uses any subset; the engine refuses other names.
+SQUARE_GROUPS = [("attackers", 16), ("least_valuable_attacker", 36), ("pinned", 3),
+                 ("en_prise", 3)]
+MOVE_GROUPS = [("pieces", 36), ("see", 19), ("check", 2), ("threat", 10), ("mate", 2),
+               ("allows_mate", 2)]
+
+
 class HouseNet(Trunk):
-    """One trunk pass over 77 FEN tokens scores every move from its from/to token outputs."""
+    """One trunk pass over 77 FEN tokens scores every move from its from/to token outputs.
+
+    Feature groups (house v2): each square group adds an embedding [values, d] to the 64 square
+    tokens after the token and position embeddings; each move group adds an embedding
+    [values, head_dim] to the head's hidden layer before its GELU."""
 
     family = "house"
 
-    def __init__(self, d_model, layers, heads, ffn_dim, bins, head_dim, mirror):
+    def __init__(self, d_model, layers, heads, ffn_dim, bins, head_dim, mirror,
+                 square_groups=(), move_groups=()):
         super().__init__(len(chess_tokens.ALPHABET), 77, d_model, layers, heads, ffn_dim)
         self.config = dict(d_model=d_model, layers=layers, heads=heads, ffn_dim=ffn_dim,
                            bins=bins, head_dim=head_dim, mirror="true" if mirror else "false")
+        if square_groups or move_groups:
+            self.config["square_features"] = ",".join(square_groups)
+            self.config["move_features"] = ",".join(move_groups)
         self.mirror = mirror
+        sizes = dict(SQUARE_GROUPS + MOVE_GROUPS)
+        # Column of each used group in the shards' feature arrays.
+        self.square_columns = [[n for n, _ in SQUARE_GROUPS].index(g) for g in square_groups]
+        self.move_columns = [[n for n, _ in MOVE_GROUPS].index(g) for g in move_groups]
+        self.square_features = nn.ModuleDict(
+            {g: nn.Embedding(sizes[g], d_model) for g in square_groups})
         self.head = nn.Module()
         self.head.from_square = nn.Linear(d_model, head_dim, bias=False)
         self.head.to_square = nn.Linear(d_model, head_dim, bias=False)
         self.head.add_module("promotion", nn.Embedding(5, head_dim))
         self.head.bias = nn.Parameter(torch.zeros(head_dim))
         self.head.add_module("out", nn.Linear(head_dim, bins))
+        self.head.move_features = nn.ModuleDict(
+            {g: nn.Embedding(sizes[g], head_dim) for g in move_groups})
 
-    def forward(self, tokens, from_token, to_token, promotion, board_index):
+    def forward(self, tokens, from_token, to_token, promotion, board_index, squares=None,
+                moves=None):
         """tokens [B, 77]; per move: token positions, promotion index, and its board's row in
-        the batch ([M] each). Returns logits [M, bins]."""
-        h = self.trunk(tokens)
+        the batch ([M] each); square features [B, 64, S] and move features [M, F] as stored
+        in shards (every group; the model picks its own). Returns logits [M, bins]."""
+        x = self.embed(tokens) * math.sqrt(self.d) + self.pos_embed.weight[: tokens.shape[1]]
+        if len(self.square_features):
+            extra = sum(self.square_features[g](squares[:, :, c].long())
+                        for g, c in zip(self.square_features, self.square_columns))
+            x = torch.cat([x[:, :1], x[:, 1:65] + extra, x[:, 65:]], 1)
+        for layer in self.layers:
+            x = layer(x)
+        h = self.ln_f(x)
         head = self.head
         hidden = (head.from_square(h[board_index, from_token]) +
                   head.to_square(h[board_index, to_token]) + head.promotion(promotion) + head.bias)
+        for g, c in zip(head.move_features, self.move_columns):
+            hidden = hidden + head.move_features[g](moves[:, c].long())
         return head.out(F.gelu(hidden))
 
-    def encode(self, fen, moves):
-        """Tensors for one position: (tokens [1, 77], from, to, promotion, board index)."""
+    def encode(self, fen, moves, features=None):
+        """Tensors for one position: (tokens [1, 77], from, to, promotion, board index,
+        square features [1, 64, S], move features [M, F]). `features` is what `avocet
+        features` prints for the position (needed only by featured nets)."""
         flip = self.mirror and fen.split()[1] == "b"
+        squares = move_rows = None
+        if features is not None:
+            squares = torch.tensor(features["squares"], dtype=torch.uint8)  # token order
+            if flip:
+                squares = squares.view(8, 8, -1).flip(0).reshape(64, -1)
+            squares = squares[None]
+            move_rows = torch.tensor([features["moves"][m] for m in moves], dtype=torch.uint8)
         if flip:
             fen, moves = chess_tokens.mirror(fen), [chess_tokens.mirror_move(m) for m in moves]
         tokens = torch.tensor([chess_tokens.tokenize(fen)])
         from_token = torch.tensor([chess_tokens.square_token(m[0:2]) for m in moves])
         to_token = torch.tensor([chess_tokens.square_token(m[2:4]) for m in moves])
         promotion = torch.tensor([PROMOTION_INDEX[m[4:]] for m in moves])
-        return tokens, from_token, to_token, promotion, torch.zeros(len(moves), dtype=torch.long)
+        return (tokens, from_token, to_token, promotion, torch.zeros(len(moves), dtype=torch.long),
+                squares, move_rows)
 
-    def move_logits(self, fen, moves):
-        return self(*self.encode(fen, moves))
+    def move_logits(self, fen, moves, features=None):
+        return self(*self.encode(fen, moves, features))
 
 
 class SearchlessNet(Trunk):
@@ -137,10 +182,24 @@ class SearchlessNet(Trunk):
         return self(torch.tensor([[0] + state + [ACTION_INDEX[m]] for m in moves]))
 
 
-def build(family, d_model, layers, heads, ffn_dim, bins, head_dim=None, mirror=False):
+def build(family, d_model, layers, heads, ffn_dim, bins, head_dim=None, mirror=False,
+          square_groups=(), move_groups=()):
     if family == "house":
-        return HouseNet(d_model, layers, heads, ffn_dim, bins, head_dim or d_model, mirror)
+        return HouseNet(d_model, layers, heads, ffn_dim, bins, head_dim or d_model, mirror,
+                        square_groups, move_groups)
     return SearchlessNet(d_model, layers, heads, ffn_dim, bins)
+
+
+def parse_groups(text, table):
+    """'all', '' (none) or a comma-separated list of group names from `table`."""
+    names = [n for n, _ in table]
+    if text == "all":
+        return names
+    groups = [g for g in text.split(",") if g]
+    for g in groups:
+        if g not in names:
+            raise ValueError(f"unknown feature group '{g}' (known: {', '.join(names)})")
+    return groups
 
 
 def randomise(model, seed):
@@ -169,7 +228,10 @@ def load(path):
     tensors, meta = safetensors_io.load(path)
     sizes = {k: int(meta[k]) for k in ("d_model", "layers", "heads", "ffn_dim", "bins")}
     if meta["family"] == "house":
-        model = HouseNet(**sizes, head_dim=int(meta["head_dim"]), mirror=meta["mirror"] == "true")
+        groups = lambda key: [g for g in meta.get(key, "").split(",") if g]
+        model = HouseNet(**sizes, head_dim=int(meta["head_dim"]), mirror=meta["mirror"] == "true",
+                         square_groups=groups("square_features"),
+                         move_groups=groups("move_features"))
     else:
         model = SearchlessNet(**sizes)
     model.load_state_dict(tensors)
@@ -184,15 +246,27 @@ def legal_moves(fens, stockfish):
     return result
 
 
-def golden(model, fens, stockfish):
+def engine_features(fen, avocet):
+    """The tactical features of a position as the engine computes them (`avocet features`)."""
+    import subprocess
+    out = subprocess.run([avocet, "features", "--fen", fen, "--json"], check=True,
+                         capture_output=True, text=True).stdout
+    return json.loads(out)
+
+
+def golden(model, fens, stockfish, avocet=None):
     """[{fen, moves: {uci: [log-probabilities]}}] for each FEN."""
     cases = []
+    featured = getattr(model, "square_columns", None) or getattr(model, "move_columns", None)
     with torch.no_grad():
         for fen, moves in zip(fens, legal_moves(fens, stockfish)):
             if not moves:  # mate or stalemate: nothing to score
                 cases.append({"fen": chess_tokens.normalise(fen), "moves": {}})
                 continue
-            log_probs = model.move_logits(chess_tokens.normalise(fen), moves).log_softmax(-1)
+            fen = chess_tokens.normalise(fen)
+            features = engine_features(fen, avocet) if featured else None
+            args = (fen, moves, features) if features else (fen, moves)
+            log_probs = model.move_logits(*args).log_softmax(-1)
             cases.append({"fen": chess_tokens.normalise(fen),
                           "moves": {m: [round(v, 7) for v in row.tolist()]
                                     for m, row in zip(moves, log_probs)}})
@@ -209,6 +283,12 @@ def main():
     parser.add_argument("--bins", type=int, default=32)
     parser.add_argument("--head-dim", type=int)
     parser.add_argument("--mirror", action="store_true")
+    parser.add_argument("--square-features", default="",
+                        help="comma-separated square feature groups, or 'all'")
+    parser.add_argument("--move-features", default="",
+                        help="comma-separated move feature groups, or 'all'")
+    parser.add_argument("--avocet", default="build/avocet",
+                        help="engine binary that computes the features for --golden")
     parser.add_argument("--bf16", action="store_true", help="export BF16 weights")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--out", required=True, help="safetensors file to write")
@@ -220,7 +300,9 @@ def main():
 
     torch.manual_seed(args.seed)
     model = randomise(build(args.family, args.d_model, args.layers, args.heads, args.ffn_dim,
-                            args.bins, args.head_dim, args.mirror), args.seed).eval()
+                            args.bins, args.head_dim, args.mirror,
+                            parse_groups(args.square_features, SQUARE_GROUPS),
+                            parse_groups(args.move_features, MOVE_GROUPS)), args.seed).eval()
     dtype = torch.bfloat16 if args.bf16 else torch.float32
     name = args.name or os.path.splitext(os.path.basename(args.out))[0]
     export(model, args.out, dtype, name=name, provenance=f"random init, seed {args.seed}")
@@ -228,7 +310,7 @@ def main():
         model = load(args.out)  # the weights exactly as exported (BF16 rounding included)
         fens = [line.strip() for line in open(args.fens) if line.strip()]
         with open(args.golden, "w") as f:
-            json.dump(golden(model, fens, args.stockfish), f, separators=(",", ":"))
+            json.dump(golden(model, fens, args.stockfish, args.avocet), f, separators=(",", ":"))
     return 0
 
 

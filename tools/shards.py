@@ -1,13 +1,20 @@
 """Reads Avocet training shards (see include/avocet/datagen/shard.h) into numpy arrays.
 
+Version 2 shards carry the tactical features of chess/features.h: per square in token
+order, and per labelled move; their groups (name, number of values) come from each file's
+header. Version 1 shards have none.
+
 Example:
     >>> data = load_shards(["shards/sf15-d7-001-000.shard"])
-    >>> data.tokens.shape, data.offsets[-1] == len(data.actions)
-    ((50000, 77), True)
+    >>> data.tokens.shape, data.squares.shape, data.offsets[-1] == len(data.actions)
+    ((50000, 77), (50000, 64, 4), True)
 """
 
 import glob
+import json
 import os
+import re
+import struct
 import zlib
 from dataclasses import dataclass
 
@@ -15,7 +22,8 @@ import numpy as np
 
 import chess_tokens
 
-MAGIC = b"AVOSHRD1"
+MAGIC_V1 = b"AVOSHRD1"
+MAGIC = b"AVOSHRD2"
 ACTIONS = chess_tokens.actions()
 ACTION_INDEX = {m: i for i, m in enumerate(ACTIONS)}
 # Per action: token positions of its from and to squares, and its promotion index.
@@ -28,42 +36,49 @@ ACTION_MIRROR = np.array([ACTION_INDEX[chess_tokens.mirror_move(m)] for m in ACT
 
 @dataclass
 class Positions:
-    tokens: np.ndarray   # [N, 77] uint8
-    offsets: np.ndarray  # [N + 1] int64: moves of position i are offsets[i]:offsets[i+1]
-    actions: np.ndarray  # [M] int64 action indices
-    wins: np.ndarray     # [M] float32 win probabilities
+    tokens: np.ndarray     # [N, 77] uint8
+    offsets: np.ndarray    # [N + 1] int64: moves of position i are offsets[i]:offsets[i+1]
+    actions: np.ndarray    # [M] int64 action indices
+    wins: np.ndarray       # [M] float32 win probabilities
+    squares: np.ndarray    # [N, 64, S] uint8 square features, token order (S = 0: none)
+    moves: np.ndarray      # [M, F] uint8 move features (F = 0: none)
+    square_groups: list    # [(name, values)] for the S square features
+    move_groups: list      # [(name, values)] for the F move features
+    sources: np.ndarray = None  # [N] index into source_names: the data set of each position
+    source_names: list = None   # data set names: shard file names without "-NNN.shard"
 
     def __len__(self):
         return len(self.tokens)
 
-    def subset(self, rows):
-        rows = np.asarray(rows)
-        counts = self.offsets[rows + 1] - self.offsets[rows]
-        starts = self.offsets[rows]
-        index = np.repeat(starts - np.concatenate([[0], np.cumsum(counts)[:-1]]), counts)
-        index += np.arange(counts.sum())
-        return Positions(self.tokens[rows], np.concatenate([[0], np.cumsum(counts)]),
-                         self.actions[index], self.wins[index])
-
 
 def read_shard(path):
     data = open(path, "rb").read()
-    if data[:8] != MAGIC:
+    if data[:8] == MAGIC:
+        (length,) = struct.unpack_from("<I", data, 8)
+        header = json.loads(data[12:12 + length])
+        square_groups = [tuple(g) for g in header["square_features"]]
+        move_groups = [tuple(g) for g in header["move_features"]]
+        pos = 12 + length
+    elif data[:8] == MAGIC_V1:
+        square_groups, move_groups, pos = [], [], 8
+    else:
         raise ValueError(f"{path}: not an Avocet shard")
-    tokens, counts, actions, wins = [], [], [], []
-    record = np.dtype([("action", "<u2"), ("win", "<f4")])
-    pos = 8
+    s, f = len(square_groups), len(move_groups)
+    record = np.dtype([("action", "<u2"), ("win", "<f4"), ("features", "u1", (f,))])
+    tokens, squares, counts, moves = [], [], [], []
     while pos < len(data):
         tokens.append(np.frombuffer(data, np.uint8, 77, pos))
-        n = data[pos + 77]
-        moves = np.frombuffer(data, record, n, pos + 78)
-        actions.append(moves["action"])
-        wins.append(moves["win"])
+        squares.append(np.frombuffer(data, np.uint8, 64 * s, pos + 77))
+        pos += 77 + 64 * s
+        n = data[pos]
+        moves.append(np.frombuffer(data, record, n, pos + 1))
         counts.append(n)
-        pos += 78 + 6 * n
+        pos += 1 + record.itemsize * n
+    moves = np.concatenate(moves)
     return Positions(np.stack(tokens), np.concatenate([[0], np.cumsum(counts)]).astype(np.int64),
-                     np.concatenate(actions).astype(np.int64),
-                     np.concatenate(wins).astype(np.float32))
+                     moves["action"].astype(np.int64), moves["win"].astype(np.float32),
+                     np.stack(squares).reshape(-1, 64, s), moves["features"].reshape(-1, f),
+                     square_groups, move_groups)
 
 
 def load_shards(paths):
@@ -71,12 +86,24 @@ def load_shards(paths):
     for p in paths:
         files += sorted(glob.glob(os.path.join(p, "*.shard"))) if os.path.isdir(p) else [p]
     parts = [read_shard(f) for f in files]
+    for f, part in zip(files, parts):
+        if (part.square_groups, part.move_groups) != (parts[0].square_groups,
+                                                      parts[0].move_groups):
+            raise ValueError(f"{f}: its feature groups differ from {files[0]}'s")
     offsets = [parts[0].offsets]
     for part in parts[1:]:
         offsets.append(part.offsets[1:] + offsets[-1][-1])
+    # A data set is a shard file's name without its "-NNN.shard" counter.
+    names = [re.sub(r"(-\d+)?\.shard$", "", os.path.basename(f)) for f in files]
+    source_names = sorted(set(names))
+    sources = np.concatenate([np.full(len(p), source_names.index(n), np.int16)
+                              for p, n in zip(parts, names)])
     return Positions(np.concatenate([p.tokens for p in parts]), np.concatenate(offsets),
                      np.concatenate([p.actions for p in parts]),
-                     np.concatenate([p.wins for p in parts]))
+                     np.concatenate([p.wins for p in parts]),
+                     np.concatenate([p.squares for p in parts]),
+                     np.concatenate([p.moves for p in parts]),
+                     parts[0].square_groups, parts[0].move_groups, sources, source_names)
 
 
 def validation_mask(tokens, percent):
@@ -89,6 +116,15 @@ _SWAP_CASE = np.arange(len(chess_tokens.ALPHABET))
 for _c in "pnbrqkPNBRQK":
     _SWAP_CASE[chess_tokens.ALPHABET.index(_c)] = chess_tokens.ALPHABET.index(_c.swapcase())
 _T = {c: chess_tokens.ALPHABET.index(c) for c in chess_tokens.ALPHABET}
+
+
+def mirror_squares(squares, flipped):
+    """Square features of the colour-flipped positions (rows where `flipped`): the features
+    are the side to move's view, so only the ranks reverse, as in the tokens."""
+    squares = squares.copy()
+    squares[flipped] = squares[flipped].reshape(-1, 8, 8, squares.shape[-1])[:, ::-1].reshape(
+        -1, 64, squares.shape[-1])
+    return squares
 
 
 def mirror_tokens(tokens):

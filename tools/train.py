@@ -50,6 +50,7 @@ class Batches:
             self.tokens, self.flipped = shard_io.mirror_tokens(data.tokens)
         else:
             self.tokens, self.flipped = data.tokens, np.zeros(len(data), bool)
+        self.squares = shard_io.mirror_squares(data.squares, self.flipped)
 
     def make(self, rows):
         d = self.data
@@ -62,6 +63,8 @@ class Batches:
         return (to(self.tokens[rows].astype(np.int64)), to(shard_io.ACTION_FROM_TOKEN[actions]),
                 to(shard_io.ACTION_TO_TOKEN[actions]), to(shard_io.ACTION_PROMOTION[actions]),
                 to(np.repeat(np.arange(len(rows)), counts)),
+                torch.as_tensor(self.squares[rows], device=self.device),
+                torch.as_tensor(d.moves[move_index], device=self.device),
                 to(d.wins[move_index], torch.float32), to(counts))
 
 
@@ -81,8 +84,8 @@ def validate(model, batches, rows, args, device):
     centres = (torch.arange(args.bins, device=device) + 0.5) / args.bins
     for start in range(0, len(rows), 256):
         chunk = rows[start:start + 256]
-        tokens, f, t, p, board, wins, counts = batches.make(chunk)
-        logits = model(tokens, f, t, p, board).float()
+        *inputs, wins, counts = batches.make(chunk)
+        logits = model(*inputs).float()
         log_probs = logits.log_softmax(-1)
         total_loss += -(hl_gauss_targets(wins, args.bins) * log_probs).sum().item()
         moves += len(wins)
@@ -99,6 +102,23 @@ def validate(model, batches, rows, args, device):
     return total_loss / moves, correct / len(rows), float(np.mean(taus))
 
 
+def validate_sets(model, batches, sets, args, device):
+    """Validates on each data set's positions and prints one line per set. Returns the
+    first set's loss, action accuracy and tau, plus every set's under its own name."""
+    result = {}
+    for name, rows in sets.items():
+        if len(rows) == 0:
+            continue
+        loss_v, accuracy, tau = validate(model, batches, rows, args, device)
+        print(f"\nvalidation {name} ({len(rows)} positions): loss {loss_v:.4f}, action accuracy "
+              f"{accuracy:.4f}, Kendall tau {tau:.4f}", end="", flush=True)
+        result[name] = {"val_loss": loss_v, "action_accuracy": accuracy, "kendall_tau": tau}
+        if "val_loss" not in result:
+            result.update(result[name])
+    print(flush=True)
+    return result
+
+
 def kendall_tau(a, b):
     """Kendall's tau-b over all pairs (ties in either counted as neither)."""
     da = np.sign(a[:, None] - a[None, :])
@@ -108,6 +128,29 @@ def kendall_tau(a, b):
     concordance = (da * db).sum()
     denominator = math.sqrt(max((da != 0).sum(), 1) * max((db != 0).sum(), 1))
     return concordance / denominator
+
+
+def warm_start(model, path):
+    """Copies every tensor of the exported net at `path` into `model` (names and shapes must
+    match); tensors `path` lacks must be feature embeddings, which start at zero so the warm
+    model computes exactly what the exported one did."""
+    import safetensors_io
+    tensors, meta = safetensors_io.load(path)
+    state = model.state_dict()
+    for name, value in tensors.items():
+        if name not in state:
+            sys.exit(f"--init {path}: tensor '{name}' has no place in this model")
+        if tuple(state[name].shape) != tuple(value.shape):
+            sys.exit(f"--init {path}: tensor '{name}' is {tuple(value.shape)}, this model's is "
+                     f"{tuple(state[name].shape)}")
+        state[name].copy_(value.float())
+    fresh = [n for n in state if n not in tensors]
+    for name in fresh:
+        if "features" not in name:
+            sys.exit(f"--init {path}: it lacks '{name}', which is not a feature embedding")
+        state[name].zero_()
+    print(f"warm start from {path} ({meta.get('name', '?')}): {len(tensors)} tensors copied, "
+          f"{len(fresh)} feature embeddings at zero", flush=True)
 
 
 def main():
@@ -122,6 +165,15 @@ def main():
     parser.add_argument("--head-dim", type=int, help="default d-model")
     parser.add_argument("--bins", type=int, default=64)
     parser.add_argument("--mirror", action=argparse.BooleanOptionalAction, default=True)
+    parser.add_argument("--square-features", default="",
+                        help="square feature groups: 'all', or a comma-separated list of "
+                        + ", ".join(n for n, _ in reference_model.SQUARE_GROUPS))
+    parser.add_argument("--move-features", default="",
+                        help="move feature groups: 'all', or a comma-separated list of "
+                        + ", ".join(n for n, _ in reference_model.MOVE_GROUPS))
+    parser.add_argument("--init", help="warm-start from an exported net (safetensors): every "
+                        "tensor it shares with this model is copied; feature embeddings it "
+                        "lacks start at zero, so a v1 net seeds a featured one exactly")
     parser.add_argument("--steps", type=int, default=10000)
     parser.add_argument("--minutes", type=float, help="stop after this wall time; the learning "
                         "rate schedule then follows whichever of steps and time runs out first")
@@ -162,15 +214,31 @@ def main():
     data = shard_io.load_shards(args.shards)
     is_validation = shard_io.validation_mask(data.tokens, args.validation_percent)
     train_rows = np.flatnonzero(~is_validation)
-    validation_rows = np.flatnonzero(is_validation)[: args.validation_positions]
+    # Validation positions of each data set, reported separately (DESIGN.md: the sets differ
+    # in distribution); the first set's figures are the headline ones.
+    validation_sets = {name: np.flatnonzero(is_validation & (data.sources == i))
+                       [: args.validation_positions] for i, name in enumerate(data.source_names)}
     batches = Batches(data, args.mirror, device)
     if rank == 0:
         print(f"{len(data)} positions ({len(train_rows)} train, {is_validation.sum()} validation), "
               f"{len(data.actions)} labelled moves, loaded in {time.time() - started:.1f} s",
               flush=True)
 
+    square_groups = reference_model.parse_groups(args.square_features,
+                                                 reference_model.SQUARE_GROUPS)
+    move_groups = reference_model.parse_groups(args.move_features, reference_model.MOVE_GROUPS)
+    for wanted, stored, kind in ((square_groups, data.square_groups, "square"),
+                                 (move_groups, data.move_groups, "move")):
+        if wanted and [tuple(g) for g in stored] != [tuple(g) for g in
+                                                     getattr(reference_model, kind.upper() +
+                                                             "_GROUPS")]:
+            sys.exit(f"the shards' {kind} feature groups {stored} are not this trainer's; "
+                     "regenerate them with this build's `avocet datagen --from-tsv`")
     model = reference_model.build("house", args.d_model, args.layers, args.heads, args.ffn_dim,
-                                  args.bins, args.head_dim, args.mirror).to(device)
+                                  args.bins, args.head_dim, args.mirror, square_groups,
+                                  move_groups).to(device)
+    if args.init and not args.resume:
+        warm_start(model, args.init)
     parameters = sum(p.numel() for p in model.parameters())
     decay = [p for n, p in model.named_parameters() if p.dim() >= 2 and "embed" not in n]
     no_decay = [p for n, p in model.named_parameters() if not (p.dim() >= 2 and "embed" not in n)]
@@ -190,8 +258,9 @@ def main():
     trained = torch.nn.parallel.DistributedDataParallel(model) if args.ddp else model
     if rank == 0:
         print(f"model: house d={args.d_model} L={args.layers} heads={args.heads} "
-              f"ffn={args.ffn_dim} bins={args.bins} mirror={args.mirror}: {parameters} parameters",
-              flush=True)
+              f"ffn={args.ffn_dim} bins={args.bins} mirror={args.mirror} square features "
+              f"{square_groups or 'none'} move features {move_groups or 'none'}: {parameters} "
+              "parameters", flush=True)
 
     def save_checkpoint():
         if rank == 0:
@@ -211,9 +280,9 @@ def main():
         for group in optimizer.param_groups:
             group["lr"] = learning_rate(step, progress(), args)
         rows = train_rows[rng.integers(0, len(train_rows), args.batch)]
-        tokens, f, t, p, board, wins, _ = batches.make(rows)
+        *inputs, wins, _ = batches.make(rows)
         with torch.autocast(device.type, dtype=torch.bfloat16, enabled=args.bf16):
-            logits = trained(tokens, f, t, p, board)
+            logits = trained(*inputs)
         loss = -(hl_gauss_targets(wins, args.bins) * logits.float().log_softmax(-1)).sum(-1).mean()
         optimizer.zero_grad(set_to_none=True)
         loss.backward()
@@ -233,13 +302,10 @@ def main():
                   f"lr {optimizer.param_groups[0]['lr']:.2e} {rate:.0f} pos/s ETA {eta / 60:.1f} min ",
                   end="", flush=True)
         if rank == 0 and (step % args.eval_every == 0):
-            loss_v, accuracy, tau = validate(model, batches, validation_rows, args, device)
-            entry = {"step": step, "train_loss": smoothed, "val_loss": loss_v,
-                     "action_accuracy": accuracy, "kendall_tau": tau,
-                     "minutes": (time.time() - loop_start) / 60}
+            entry = {"step": step, "train_loss": smoothed,
+                     "minutes": (time.time() - loop_start) / 60,
+                     **validate_sets(model, batches, validation_sets, args, device)}
             history.append(entry)
-            print(f"\nvalidation at step {step}: loss {loss_v:.4f}, action accuracy "
-                  f"{accuracy:.4f}, Kendall tau {tau:.4f}", flush=True)
             if args.log:
                 with open(args.log, "a") as log:
                     log.write(json.dumps({"out": args.out, **entry}) + "\n")
@@ -247,16 +313,15 @@ def main():
 
     if rank == 0:
         save_checkpoint()
-        loss_v, accuracy, tau = validate(model, batches, validation_rows, args, device)
         minutes = (time.time() - loop_start) / 60
-        print(f"\nfinal (step {step}, {minutes:.1f} min, {positions_seen} positions seen): "
-              f"validation loss {loss_v:.4f}, action accuracy {accuracy:.4f}, Kendall tau {tau:.4f}",
+        print(f"\nfinal: step {step}, {minutes:.1f} min, {positions_seen} positions seen",
               flush=True)
+        final = validate_sets(model, batches, validation_sets, args, device)
+        loss_v, accuracy, tau = final["val_loss"], final["action_accuracy"], final["kendall_tau"]
         if args.log:
             with open(args.log, "a") as log:
-                log.write(json.dumps({"out": args.out, "step": step, "val_loss": loss_v,
-                                      "action_accuracy": accuracy, "kendall_tau": tau,
-                                      "minutes": minutes, "final": True}) + "\n")
+                log.write(json.dumps({"out": args.out, "step": step, "minutes": minutes,
+                                      "final": True, **final}) + "\n")
         name = args.name or os.path.splitext(os.path.basename(args.out))[0]
         reference_model.export(
             model.cpu().eval(), args.out, name=name,
@@ -264,7 +329,8 @@ def main():
             positions=len(train_rows), steps=step, batch=args.batch,
             train_minutes=f"{minutes:.1f}", val_action_accuracy=f"{accuracy:.4f}",
             val_kendall_tau=f"{tau:.4f}", val_loss=f"{loss_v:.4f}",
-            date=datetime.date.today().isoformat(), parameters=parameters)
+            date=datetime.date.today().isoformat(), parameters=parameters,
+            parent=os.path.basename(args.init) if args.init else "none")
         print(f"exported {args.out}", flush=True)
     if args.ddp:
         torch.distributed.destroy_process_group()

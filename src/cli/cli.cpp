@@ -39,6 +39,8 @@ constexpr Subcommand kSubcommands[] = {
      eval_command},
     {"tokenize", "tokenize FEN [--mirror]                 the 77 network input tokens",
      tokenize_command},
+    {"features", "features FEN [--json]                   tactical features of squares and moves",
+     features_command},
     {"actions", "actions                                 the 1968-move action table",
      actions_command},
     {"nnbench", "nnbench [--seconds S]                   network speed (positions/s, GFLOP/s)",

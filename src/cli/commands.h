@@ -32,6 +32,7 @@ bool help_requested(const cxxopts::ParseResult& parsed, cxxopts::Options& option
 
 int perft_command(const Args& args, const Streams& io);
 int tokenize_command(const Args& args, const Streams& io);
+int features_command(const Args& args, const Streams& io);
 int actions_command(const Args& args, const Streams& io);
 int eval_command(const Args& args, const Streams& io);
 int nnbench_command(const Args& args, const Streams& io);

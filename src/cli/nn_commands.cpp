@@ -6,6 +6,7 @@
 #include <cmath>
 #include <numeric>
 
+#include "avocet/chess/features.h"
 #include "avocet/chess/move_text.h"
 #include "avocet/chess/movegen.h"
 #include "avocet/nn/action_table.h"
@@ -42,6 +43,53 @@ int tokenize_command(const Args& args, const Streams& io) {
   const Position pos = Position::from_fen(required_fen(parsed, "tokenize"));
   const nn::Tokens tokens = nn::tokenize(pos, parsed.count("mirror") > 0);
   fmt::print(io.out, "{}\n", fmt::join(tokens, " "));
+  return 0;
+}
+
+int features_command(const Args& args, const Streams& io) {
+  cxxopts::Options options("avocet features",
+                           "Print the tactical features of a position and of its legal moves, "
+                           "as the house network's feature groups see them.");
+  options.positional_help("FEN");
+  auto add = options.add_options();
+  add("fen", "position (quote it, or give its fields as separate words; 'startpos' works)",
+      cxxopts::value<std::vector<std::string>>());
+  add("json", "one JSON object: squares in token order (a8 ... h1), moves by UCI text");
+  add("h,help", "print this help");
+  options.parse_positional({"fen"});
+  const auto parsed = parse_args(options, args);
+  if (help_requested(parsed, options, io)) return 0;
+  const Position pos = Position::from_fen(required_fen(parsed, "features"));
+  const auto squares = square_features(pos);
+  const MoveList moves = legal_moves(pos);
+  if (parsed.count("json")) {
+    std::vector<std::string> rows, entries;
+    for (int t = 1; t <= 64; ++t) {
+      const Square s = make_square(File((t - 1) % 8), Rank(7 - (t - 1) / 8));
+      rows.push_back(fmt::format("[{}]", fmt::join(squares[size_t(index(s))], ",")));
+    }
+    for (Move m : moves)
+      entries.push_back(
+          fmt::format("\"{}\":[{}]", to_uci(m), fmt::join(move_features(pos, m), ",")));
+    fmt::print(io.out, "{{\"fen\":\"{}\",\"squares\":[{}],\"moves\":{{{}}}}}\n", pos.fen(),
+               fmt::join(rows, ","), fmt::join(entries, ","));
+    return 0;
+  }
+  fmt::print(io.out, "fen: {}\nsquare  piece", pos.fen());
+  for (const FeatureGroup& g : kSquareFeatureGroups) fmt::print(io.out, " {}", g.name);
+  fmt::print(io.out, "\n");
+  for (int t = 1; t <= 64; ++t) {
+    const Square s = make_square(File((t - 1) % 8), Rank(7 - (t - 1) / 8));
+    const Piece p = pos.piece_on(s);
+    fmt::print(io.out, "{:<7} {:<5} {}\n", square_name(s), p == Piece::None ? '.' : piece_char(p),
+               fmt::join(squares[size_t(index(s))], " "));
+  }
+  fmt::print(io.out, "move   san    ");
+  for (const FeatureGroup& g : kMoveFeatureGroups) fmt::print(io.out, " {}", g.name);
+  fmt::print(io.out, "\n");
+  for (Move m : moves)
+    fmt::print(io.out, "{:<6} {:<7} {}\n", to_uci(m), to_san(pos, m),
+               fmt::join(move_features(pos, m), " "));
   return 0;
 }
 

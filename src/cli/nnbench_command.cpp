@@ -10,6 +10,7 @@
 #include <map>
 #include <thread>
 
+#include "avocet/chess/features.h"
 #include "avocet/chess/movegen.h"
 #include "avocet/nn/evaluator.h"
 #include "commands.h"
@@ -82,6 +83,24 @@ Rate measure(const std::shared_ptr<const nn::Network>& net, const std::vector<Sa
   return {double(positions) / elapsed, flops / elapsed / 1e9};
 }
 
+// Milliseconds per position to compute the tactical features alone (every square, every
+// legal move), as a featured house net does before its trunk runs.
+double feature_ms(const std::vector<Sample>& samples, double seconds) {
+  long done = 0;
+  std::vector<MoveFeatures> features(MoveList::kCapacity);
+  unsigned sink = 0;
+  const auto start = Clock::now();
+  for (size_t i = 0; done < 3 || Clock::now() - start < std::chrono::duration<double>(seconds);
+       ++i, ++done) {
+    const Sample& s = samples[i % samples.size()];
+    sink += square_features(s.pos)[0][0];
+    move_features(s.pos, {s.moves.begin(), s.moves.size()}, {features.data(), s.moves.size()});
+    sink += features[0][0];
+  }
+  const double elapsed = std::chrono::duration<double>(Clock::now() - start).count();
+  return 1000.0 * elapsed / double(done) + 0.0 * sink;
+}
+
 // GFLOP/s of Eigen's matrix products alone for the trunk's shapes on one sequence, with
 // `threads` threads each running its own products.
 double gemm_gflops(const nn::Network& net, int threads, double seconds) {
@@ -114,7 +133,7 @@ double gemm_gflops(const nn::Network& net, int threads, double seconds) {
   return double(passes) * flops_per_pass / elapsed / 1e9;
 }
 
-nn::NetworkConfig config(nn::Family family, int d, int layers) {
+nn::NetworkConfig config(nn::Family family, int d, int layers, bool features = false) {
   nn::NetworkConfig c;
   c.family = family;
   c.d_model = d;
@@ -125,6 +144,11 @@ nn::NetworkConfig config(nn::Family family, int d, int layers) {
   c.head_dim = d;
   c.name =
       fmt::format("{}-d{}-L{}", family == nn::Family::House ? "house" : "searchless", d, layers);
+  if (features) {  // every feature group of chess/features.h (house v2)
+    for (int g = 0; g < kSquareFeatureCount; ++g) c.square_groups.push_back(g);
+    for (int g = 0; g < kMoveFeatureCount; ++g) c.move_groups.push_back(g);
+    c.name += "-features";
+  }
   return c;
 }
 
@@ -154,8 +178,11 @@ int nnbench_command(const Args& args, const Streams& io) {
     for (const std::string& path : parsed["weights"].as<std::vector<std::string>>())
       nets.push_back(nn::Network::load_file(path));
   } else {
-    for (const auto& [d, layers] : {std::pair{128, 4}, {128, 8}, {256, 4}, {256, 8}})
+    for (const auto& [d, layers] : {std::pair{128, 4}, {128, 8}, {256, 4}, {256, 8}}) {
       nets.push_back(nn::Network::random(config(nn::Family::House, d, layers), 1));
+      if (d == 128 && layers == 4)  // the cost of the feature groups, against the line above
+        nets.push_back(nn::Network::random(config(nn::Family::House, d, layers, true), 1));
+    }
     nets.push_back(nn::Network::random(config(nn::Family::Searchless, 256, 8), 1));
   }
 
@@ -167,6 +194,7 @@ int nnbench_command(const Args& args, const Streams& io) {
   fmt::print(io.out, "{:<22} {:>7} {:>10} {:>9} {:>9} {:>10} {:>6}\n", "network", "threads",
              "pos/s", "ms/pos", "GFLOP/s", "GEMM GF/s", "eff");
   std::map<std::pair<int, int>, double> house_ms, searchless_ms;  // (d, L) -> ms/pos, 1 thread
+  std::map<std::pair<int, int>, double> featured_ms;              // house with feature groups
   for (const auto& net : nets) {
     const nn::NetworkConfig& c = net->config();
     for (int threads : parsed["threads"].as<std::vector<int>>()) {
@@ -176,8 +204,12 @@ int nnbench_command(const Args& args, const Streams& io) {
       fmt::print(io.out, "{:<22} {:>7} {:>10.1f} {:>9.3f} {:>9.1f} {:>10.1f} {:>5.0f}%\n", c.name,
                  threads, r.positions_per_second, ms * threads, r.gflops, gemm,
                  100.0 * r.gflops / gemm);
+      io.out.flush();
+      const bool featured = !c.square_groups.empty() || !c.move_groups.empty();
       if (threads == 1)
-        (c.family == nn::Family::House ? house_ms : searchless_ms)[{c.d_model, c.layers}] = ms;
+        (c.family == nn::Family::Searchless ? searchless_ms
+         : featured                         ? featured_ms
+                                            : house_ms)[{c.d_model, c.layers}] = ms;
     }
   }
   for (const auto& [shape, ms] : searchless_ms)
@@ -185,6 +217,17 @@ int nnbench_command(const Args& args, const Streams& io) {
       fmt::print(io.out,
                  "house / searchless cost per position at d={} L={}: {:.4f} ({:.0f}x cheaper)\n",
                  shape.first, shape.second, house_ms[shape] / ms, ms / house_ms[shape]);
+  if (!featured_ms.empty()) {
+    const double alone = feature_ms(samples, seconds);
+    for (const auto& [shape, ms] : featured_ms)
+      if (house_ms.contains(shape))
+        fmt::print(io.out,
+                   "feature groups at d={} L={}: featured net {:.3f} ms/pos against {:.3f} ms "
+                   "({:+.1f}%); the features alone take {:.3f} ms/pos ({:+.1f}% of the plain "
+                   "net's evaluation)\n",
+                   shape.first, shape.second, ms, house_ms[shape],
+                   100.0 * (ms / house_ms[shape] - 1), alone, 100.0 * alone / house_ms[shape]);
+  }
   fmt::print(io.out,
              "GEMM GF/s: Eigen's own product rate for the trunk's matrix shapes with the same "
              "thread count, measured in this run; eff = GFLOP/s / GEMM GF/s\n");

@@ -6,6 +6,8 @@
 #include <cmath>
 #include <cstring>
 #include <filesystem>
+#include <nlohmann/json.hpp>
+#include <span>
 #include <stdexcept>
 
 #include "avocet/nn/action_table.h"
@@ -29,25 +31,67 @@ std::optional<float> parse_score(std::string_view text) {
   return win_probability_from_centipawns(value);
 }
 
+namespace {
+
+std::string header_json() {
+  nlohmann::json header;
+  for (const auto& [key, groups] :
+       {std::pair{"square_features", std::span<const FeatureGroup>(kSquareFeatureGroups)},
+        std::pair{"move_features", std::span<const FeatureGroup>(kMoveFeatureGroups)}}) {
+    header[key] = nlohmann::json::array();
+    for (const FeatureGroup& g : groups)
+      header[key].push_back(nlohmann::json::array({std::string(g.name), g.values}));
+  }
+  return header.dump();
+}
+
+// The magic and header every version-2 file starts with.
+std::string file_prefix() {
+  const std::string header = header_json();
+  std::string prefix(kShardMagic);
+  const uint32_t length = uint32_t(header.size());
+  prefix.append(reinterpret_cast<const char*>(&length), 4);
+  return prefix + header;
+}
+
+}  // namespace
+
 ShardWriter::ShardWriter(const std::string& path) {
   const bool fresh = !std::filesystem::exists(path) || std::filesystem::file_size(path) == 0;
+  const std::string prefix = file_prefix();
+  if (!fresh) {
+    std::ifstream in(path, std::ios::binary);
+    std::string existing(prefix.size(), '\0');
+    in.read(existing.data(), std::streamsize(existing.size()));
+    if (existing != prefix)
+      throw std::runtime_error(
+          fmt::format("shard '{}' has another format or feature set; write to a new folder", path));
+  }
   out_.open(path, std::ios::binary | std::ios::app);
   if (!out_) throw std::runtime_error(fmt::format("cannot write shard '{}'", path));
-  if (fresh) out_.write(kShardMagic.data(), std::streamsize(kShardMagic.size()));
+  if (fresh) out_.write(prefix.data(), std::streamsize(prefix.size()));
 }
 
 void ShardWriter::write(const Position& pos, const std::vector<LabelledMove>& moves) {
   if (moves.size() > 255) throw std::logic_error("more than 255 moves in one record");
   const nn::Tokens tokens = nn::tokenize(pos);
   out_.write(reinterpret_cast<const char*>(tokens.data()), std::streamsize(tokens.size()));
+  const std::array<SquareFeatures, 64> squares = square_features(pos);
+  for (int t = 1; t <= 64; ++t) {  // token order: the square whose token is t
+    const Square s = make_square(File((t - 1) % 8), Rank(7 - (t - 1) / 8));
+    out_.write(reinterpret_cast<const char*>(squares[size_t(index(s))].data()),
+               kSquareFeatureCount);
+  }
   const uint8_t n = uint8_t(moves.size());
   out_.put(char(n));
   for (const LabelledMove& m : moves) {
     const uint16_t action = uint16_t(nn::action_index(m.move));
-    char bytes[6];
+    const MoveFeatures features = move_features(pos, m.move);
+    char bytes[6 + kMoveFeatureCount];
     std::memcpy(bytes, &action, 2);
     std::memcpy(bytes + 2, &m.win_probability, 4);
-    out_.write(bytes, 6);
+    std::memcpy(bytes + 6, features.data(), kMoveFeatureCount);
+    out_.write(bytes, sizeof bytes);
   }
   ++records_;
 }
@@ -56,19 +100,40 @@ std::vector<ShardRecord> read_shard(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw std::runtime_error(fmt::format("cannot read shard '{}'", path));
   char magic[8];
-  if (!in.read(magic, 8) || std::string_view(magic, 8) != kShardMagic)
+  if (!in.read(magic, 8) ||
+      (std::string_view(magic, 8) != kShardMagic && std::string_view(magic, 8) != kShardMagicV1))
     throw std::runtime_error(fmt::format("'{}' is not an Avocet shard (bad magic)", path));
+  const bool features = std::string_view(magic, 8) == kShardMagic;
+  if (features) {
+    const std::string prefix = file_prefix();
+    std::string rest(prefix.size() - 8, '\0');
+    if (!in.read(rest.data(), std::streamsize(rest.size())) || rest != prefix.substr(8))
+      throw std::runtime_error(
+          fmt::format("'{}': its feature header differs from this build's feature groups", path));
+  }
+  const auto truncated = [&] {
+    return std::runtime_error(fmt::format("'{}': truncated record", path));
+  };
   std::vector<ShardRecord> records;
   ShardRecord r;
   while (in.read(reinterpret_cast<char*>(r.tokens.data()), std::streamsize(r.tokens.size()))) {
+    if (features)
+      for (int t = 0; t < 64; ++t)
+        if (!in.read(reinterpret_cast<char*>(r.squares[size_t(t)].data()), kSquareFeatureCount))
+          throw truncated();
     const int n = in.get();
-    if (n == EOF) throw std::runtime_error(fmt::format("'{}': truncated record", path));
+    if (n == EOF) throw truncated();
     r.actions.resize(size_t(n));
-    for (auto& [action, win] : r.actions) {
+    r.move_features.resize(features ? size_t(n) : 0);
+    for (size_t i = 0; i < size_t(n); ++i) {
+      auto& [action, win] = r.actions[i];
       char bytes[6];
-      if (!in.read(bytes, 6)) throw std::runtime_error(fmt::format("'{}': truncated record", path));
+      if (!in.read(bytes, 6)) throw truncated();
       std::memcpy(&action, bytes, 2);
       std::memcpy(&win, bytes + 2, 4);
+      if (features &&
+          !in.read(reinterpret_cast<char*>(r.move_features[i].data()), kMoveFeatureCount))
+        throw truncated();
       if (action >= nn::kActionCount || !(win >= 0.0f && win <= 1.0f))
         throw std::runtime_error(fmt::format("'{}': corrupt record {}", path, records.size()));
     }

@@ -7,7 +7,10 @@
 #include <cmath>
 #include <random>
 #include <set>
+#include <span>
+#include <string_view>
 
+#include "avocet/chess/features.h"
 #include "avocet/nn/action_table.h"
 #include "avocet/nn/tokenizer.h"
 
@@ -33,6 +36,35 @@ Matrix to_matrix(const std::vector<float>& values, int rows, int cols) {
 
 Vector to_vector(const std::vector<float>& values) {
   return Eigen::Map<const Vector>(values.data(), Eigen::Index(values.size()));
+}
+
+// The feature groups named by metadata `key` (comma-separated; absent or empty: none), as
+// indices into `known`; a name this build does not implement is refused.
+std::vector<int> read_groups(const SafetensorsFile& file, const std::string& key,
+                             std::span<const FeatureGroup> known) {
+  std::vector<int> groups;
+  const auto entry = file.metadata().find(key);
+  if (entry == file.metadata().end()) return groups;
+  std::string_view rest = entry->second;
+  while (!rest.empty()) {
+    const std::string_view name = rest.substr(0, rest.find(','));
+    rest.remove_prefix(std::min(rest.size(), name.size() + 1));
+    const auto found = std::find_if(known.begin(), known.end(),
+                                    [&](const FeatureGroup& g) { return g.name == name; });
+    if (found == known.end()) {
+      std::vector<std::string_view> names;
+      for (const FeatureGroup& g : known) names.push_back(g.name);
+      throw WeightsError(
+          fmt::format("{}: {} group '{}' is not implemented by this engine "
+                      "(known: {})",
+                      file.label(), key, name, fmt::join(names, ", ")));
+    }
+    const int group = int(found - known.begin());
+    if (std::find(groups.begin(), groups.end(), group) != groups.end())
+      throw WeightsError(fmt::format("{}: {} names '{}' twice", file.label(), key, name));
+    groups.push_back(group);
+  }
+  return groups;
 }
 
 NetworkConfig read_config(const SafetensorsFile& file) {
@@ -66,6 +98,11 @@ NetworkConfig read_config(const SafetensorsFile& file) {
                                      file.label(), mirror));
     c.mirror = mirror == "true";
   }
+  c.square_groups = read_groups(file, "square_features", kSquareFeatureGroups);
+  c.move_groups = read_groups(file, "move_features", kMoveFeatureGroups);
+  if (c.family == Family::Searchless && (!c.square_groups.empty() || !c.move_groups.empty()))
+    throw WeightsError(
+        fmt::format("{}: feature groups are implemented for the house family only", file.label()));
   const auto name = file.metadata().find("name");
   c.name = name != file.metadata().end() ? name->second : "unnamed";
   return c;
@@ -93,47 +130,13 @@ int NetworkConfig::sequence_length() const {
   return family == Family::Searchless ? kFenTokens + 2 : kFenTokens;
 }
 
-std::vector<std::pair<std::string, std::vector<int64_t>>> expected_tensors(const NetworkConfig& c) {
-  const int64_t d = c.d_model, f = c.ffn_dim;
-  std::vector<std::pair<std::string, std::vector<int64_t>>> t = {
-      {"embed.weight", {c.vocabulary(), d}},
-      {"pos_embed.weight", {c.sequence_length(), d}},
-  };
-  for (int i = 0; i < c.layers; ++i) {
-    const std::string p = fmt::format("layers.{}.", i);
-    t.push_back({p + "ln1.weight", {d}});
-    t.push_back({p + "ln1.bias", {d}});
-    for (const char* w : {"attn.q.weight", "attn.k.weight", "attn.v.weight", "attn.o.weight"})
-      t.push_back({p + w, {d, d}});
-    t.push_back({p + "ln2.weight", {d}});
-    t.push_back({p + "ln2.bias", {d}});
-    t.push_back({p + "mlp.w1.weight", {f, d}});
-    t.push_back({p + "mlp.w2.weight", {f, d}});
-    t.push_back({p + "mlp.w3.weight", {d, f}});
-  }
-  t.push_back({"ln_f.weight", {d}});
-  t.push_back({"ln_f.bias", {d}});
-  if (c.family == Family::Searchless) {
-    t.push_back({"head.weight", {c.bins, d}});
-    t.push_back({"head.bias", {c.bins}});
-  } else {
-    const int64_t h = c.head_dim;
-    t.push_back({"head.from_square.weight", {h, d}});
-    t.push_back({"head.to_square.weight", {h, d}});
-    t.push_back({"head.promotion.weight", {5, h}});
-    t.push_back({"head.bias", {h}});
-    t.push_back({"head.out.weight", {c.bins, h}});
-    t.push_back({"head.out.bias", {c.bins}});
-  }
-  return t;
-}
-
 namespace {
 
 // Builds the weights from `read(name, shape)`, which checks each tensor exists as expected.
+// This is the one place that names the tensors of each family and their shapes.
 template <class Read>
 void fill_weights(const NetworkConfig& c, Read read, TrunkWeights& trunk, HouseHead& house,
-                  SearchlessHead& searchless) {
+                  std::vector<Matrix>& square_features, SearchlessHead& searchless) {
   const int d = c.d_model, f = c.ffn_dim;
   auto matrix = [&](const std::string& name, int rows, int cols) {
     return to_matrix(read(name, std::vector<int64_t>{rows, cols}), rows, cols);
@@ -166,10 +169,43 @@ void fill_weights(const NetworkConfig& c, Read read, TrunkWeights& trunk, HouseH
     searchless = {matrix("head.weight", c.bins, d), vector("head.bias", c.bins)};
   } else {
     const int h = c.head_dim;
-    house = {matrix("head.from_square.weight", h, d), matrix("head.to_square.weight", h, d),
-             matrix("head.promotion.weight", 5, h),   vector("head.bias", h),
-             matrix("head.out.weight", c.bins, h),    vector("head.out.bias", c.bins)};
+    house = {matrix("head.from_square.weight", h, d),
+             matrix("head.to_square.weight", h, d),
+             matrix("head.promotion.weight", 5, h),
+             vector("head.bias", h),
+             matrix("head.out.weight", c.bins, h),
+             vector("head.out.bias", c.bins),
+             {}};
+    for (int g : c.square_groups) {
+      const FeatureGroup& group = kSquareFeatureGroups[size_t(g)];
+      square_features.push_back(
+          matrix(fmt::format("square_features.{}.weight", group.name), group.values, d));
+    }
+    for (int g : c.move_groups) {
+      const FeatureGroup& group = kMoveFeatureGroups[size_t(g)];
+      house.move_features.push_back(
+          matrix(fmt::format("head.move_features.{}.weight", group.name), group.values, h));
+    }
   }
+}
+
+// Every tensor a network of `config` has, with its exact shape.
+std::set<std::string> expected_tensor_names(const NetworkConfig& c) {
+  std::set<std::string> names;
+  TrunkWeights trunk;
+  HouseHead house;
+  std::vector<Matrix> square_features;
+  SearchlessHead searchless;
+  fill_weights(
+      c,
+      [&](const std::string& name, const std::vector<int64_t>& shape) {
+        names.insert(name);
+        int64_t count = 1;
+        for (int64_t dim : shape) count *= dim;
+        return std::vector<float>(size_t(count));
+      },
+      trunk, house, square_features, searchless);
+  return names;
 }
 
 }  // namespace
@@ -180,8 +216,7 @@ std::shared_ptr<const Network> Network::load(const SafetensorsFile& file) {
   const NetworkConfig& c = net->config_;
 
   // Exactly the expected tensors: none missing (read() names it), none extra.
-  std::set<std::string> expected;
-  for (const auto& [name, shape] : expected_tensors(c)) expected.insert(name);
+  const std::set<std::string> expected = expected_tensor_names(c);
   for (const auto& [name, info] : file.tensors())
     if (!expected.contains(name))
       throw WeightsError(fmt::format("{}: unexpected tensor '{}' for a {} network", file.label(),
@@ -198,7 +233,7 @@ std::shared_ptr<const Network> Network::load(const SafetensorsFile& file) {
                                          file.label(), name, bad - values.begin()));
         return values;
       },
-      net->trunk_, net->house_, net->searchless_);
+      net->trunk_, net->house_, net->square_features_, net->searchless_);
   net->hash_ = fnv1a(file);
   return net;
 }
@@ -219,7 +254,7 @@ std::shared_ptr<const Network> Network::random(const NetworkConfig& config, uint
         for (float& v : values) v = norm_scale ? 1.0f : normal(rng) * scale;
         return values;
       },
-      net->trunk_, net->house_, net->searchless_);
+      net->trunk_, net->house_, net->square_features_, net->searchless_);
   net->hash_ = seed;
   return net;
 }
@@ -240,9 +275,12 @@ std::shared_ptr<const Network> Network::load_file(const std::string& path) {
 
 std::string Network::description() const {
   const NetworkConfig& c = config_;
-  return fmt::format("{} ({} d={} L={} heads={} ffn={} bins={}{}) hash {:016x}", c.name,
+  std::string features;
+  if (!c.square_groups.empty() || !c.move_groups.empty())
+    features = fmt::format(" features {}+{}", c.square_groups.size(), c.move_groups.size());
+  return fmt::format("{} ({} d={} L={} heads={} ffn={} bins={}{}{}) hash {:016x}", c.name,
                      c.family == Family::House ? "house" : "searchless", c.d_model, c.layers,
-                     c.heads, c.ffn_dim, c.bins, c.mirror ? " mirror" : "", hash_);
+                     c.heads, c.ffn_dim, c.bins, c.mirror ? " mirror" : "", features, hash_);
 }
 
 }  // namespace avocet::nn

@@ -41,19 +41,27 @@ void softmax_rows(Eigen::Ref<Matrix> s) {
 }  // namespace
 
 void run_trunk(const TrunkWeights& w, const int* tokens, int batch, TrunkWorkspace& ws) {
+  embed_tokens(w, tokens, batch, ws);
+  run_blocks(w, batch, ws);
+}
+
+void embed_tokens(const TrunkWeights& w, const int* tokens, int batch, TrunkWorkspace& ws) {
+  const int t = w.sequence_length, rows = batch * t;
+  ws.reserve(w, rows);
+  const float embedding_scale = std::sqrt(float(w.d_model));
+  for (int r = 0; r < rows; ++r)
+    ws.x.row(r) = w.embedding.row(tokens[r]) * embedding_scale + w.positions.row(r % t);
+}
+
+void run_blocks(const TrunkWeights& w, int batch, TrunkWorkspace& ws) {
   const int d = w.d_model, t = w.sequence_length, f = w.ffn_dim;
   const int head_size = d / w.heads;
   const int rows = batch * t;
-  ws.reserve(w, rows);
   auto x = ws.x.topRows(rows);
   auto normed = ws.normed.topRows(rows);
   auto qkv = ws.qkv.topRows(rows);
   auto attention = ws.attention.topRows(rows);
   auto hidden = ws.hidden.topRows(rows);
-
-  const float embedding_scale = std::sqrt(float(d));
-  for (int r = 0; r < rows; ++r)
-    x.row(r) = w.embedding.row(tokens[r]) * embedding_scale + w.positions.row(r % t);
 
   const float score_scale = 1.0f / std::sqrt(float(head_size));
   for (const BlockWeights& block : w.blocks) {

@@ -54,6 +54,7 @@ void check_parity(const std::string& model) {
 
 TEST(Parity, HouseFamily) { check_parity("tiny_house"); }
 TEST(Parity, HouseFamilyMirroredBf16) { check_parity("tiny_house_mirror_bf16"); }
+TEST(Parity, HouseFamilyWithEveryFeatureGroup) { check_parity("tiny_house_features"); }
 TEST(Parity, SearchlessFamily) { check_parity("tiny_searchless"); }
 
 TEST(Evaluator, WinProbabilitiesAreInRangeAndRepeatable) {

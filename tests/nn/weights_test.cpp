@@ -77,6 +77,47 @@ TEST(Weights, ValidRewriteLoads) {
   EXPECT_EQ(load_error(write_safetensors(v.tensors, v.metadata)), "loaded");
 }
 
+// Feature groups are switched on by metadata: a v1 file (no keys) loads, a featured file
+// loads with its embeddings, and a group this engine does not implement is refused by name.
+TEST(Weights, FeatureGroupsComeFromMetadata) {
+  const SafetensorsFile file =
+      SafetensorsFile::open(testing::data_path("tiny_house_features.safetensors"));
+  const auto net = Network::load(file);
+  EXPECT_EQ(net->config().square_groups.size(), 4u);
+  EXPECT_EQ(net->config().move_groups.size(), 6u);
+  EXPECT_EQ(net->house_head().move_features.size(), 6u);
+  EXPECT_EQ(net->square_features()[0].rows(), 16);
+
+  Valid v;
+  v.metadata = file.metadata();
+  for (const auto& [name, info] : file.tensors())
+    v.tensors[name] = {info.shape, file.read(name, info.shape)};
+  Valid unknown = v;
+  unknown.metadata["move_features"] = "pieces,see,check,threat,mate,allows_mate,fork";
+  EXPECT_EQ(load_error(write_safetensors(unknown.tensors, unknown.metadata)),
+            "test.safetensors: move_features group 'fork' is not implemented by this engine "
+            "(known: pieces, see, check, threat, mate, allows_mate)");
+  Valid twice = v;
+  twice.metadata["square_features"] = "attackers,attackers";
+  EXPECT_EQ(load_error(write_safetensors(twice.tensors, twice.metadata)),
+            "test.safetensors: square_features names 'attackers' twice");
+  Valid missing_tensor = v;
+  missing_tensor.tensors.erase("square_features.pinned.weight");
+  EXPECT_EQ(load_error(write_safetensors(missing_tensor.tensors, missing_tensor.metadata)),
+            "test.safetensors: tensor 'square_features.pinned.weight' is missing");
+  Valid wrong_shape = v;
+  wrong_shape.tensors["head.move_features.see.weight"].shape = {18, 24};
+  wrong_shape.tensors["head.move_features.see.weight"].values.resize(18 * 24);
+  EXPECT_EQ(load_error(write_safetensors(wrong_shape.tensors, wrong_shape.metadata)),
+            "test.safetensors: tensor 'head.move_features.see.weight' has shape [18, 24], "
+            "expected [19, 24]");
+  Valid dropped = v;  // the metadata no longer asks for a group whose tensor is present
+  dropped.metadata["square_features"] = "attackers,least_valuable_attacker,pinned";
+  EXPECT_EQ(load_error(write_safetensors(dropped.tensors, dropped.metadata)),
+            "test.safetensors: unexpected tensor 'square_features.en_prise.weight' for a house "
+            "network");
+}
+
 TEST(Weights, TruncatedAtEveryLengthIsAnError) {
   const auto bytes = read_bytes(testing::data_path("tiny_house_mirror_bf16.safetensors"));
   ASSERT_GT(bytes.size(), 1000u);

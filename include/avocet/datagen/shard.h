@@ -1,8 +1,15 @@
 // Training shards: binary files of labelled positions that Python reads without chess logic.
 //
-//   file    = "AVOSHRD1" (8 bytes), then records until the end
+//   file    = "AVOSHRD2" (8 bytes), uint32 header length, JSON header, then records
+//   header  = {"square_features": [[name, values], ...], "move_features": [...]}: the
+//             feature groups of chess/features.h, in the order their bytes follow
 //   record  = 77 token bytes (ChessBench tokenizer, never mirrored; the trainer mirrors)
-//             uint8 n, then n x { uint16 action index, float32 win probability } little-endian
+//             64 x S square-feature bytes, in token order (a8, b8, ..., h1)
+//             uint8 n, then n x { uint16 action index, float32 win probability,
+//                                 M move-feature bytes } little-endian
+//
+// Features are the side to move's view (chess/features.h), so mirroring a record only
+// reorders its squares. Version 1 files ("AVOSHRD1": no header, no features) still read.
 //
 // The win probability is the side to move's, after the move: Stockfish's centipawns through
 // 1 / (1 + exp(-0.00368208 cp)), mate for the mover 1, mated 0.
@@ -15,12 +22,14 @@
 #include <string_view>
 #include <vector>
 
+#include "avocet/chess/features.h"
 #include "avocet/chess/position.h"
 #include "avocet/nn/tokenizer.h"
 
 namespace avocet::datagen {
 
-inline constexpr std::string_view kShardMagic = "AVOSHRD1";
+inline constexpr std::string_view kShardMagic = "AVOSHRD2";
+inline constexpr std::string_view kShardMagicV1 = "AVOSHRD1";
 
 struct LabelledMove {
   Move move;
@@ -30,6 +39,8 @@ struct LabelledMove {
 struct ShardRecord {
   nn::Tokens tokens;
   std::vector<std::pair<uint16_t, float>> actions;  // (action index, win probability)
+  std::array<SquareFeatures, 64> squares{};         // token order; zero in version 1 files
+  std::vector<MoveFeatures> move_features;          // per action; empty in version 1 files
 };
 
 // Stockfish's score for a move, from the mover's view, as a win probability.
@@ -40,7 +51,8 @@ std::optional<float> parse_score(std::string_view text);
 
 class ShardWriter {
  public:
-  // Appends to `path` (writing the magic if the file is new or empty).
+  // Appends to `path` (writing the magic and header if the file is new or empty); throws
+  // std::runtime_error if the file exists in another format.
   explicit ShardWriter(const std::string& path);
   void write(const Position& pos, const std::vector<LabelledMove>& moves);
   void flush() { out_.flush(); }

@@ -20,22 +20,24 @@ struct NetworkConfig {
   int d_model = 0, layers = 0, heads = 0, ffn_dim = 0, bins = 0;
   int head_dim = 0;     // house: width of the move head's hidden layer
   bool mirror = false;  // house: Black to move is seen as White (board flipped)
+  // house: the feature groups used (indices into kSquareFeatureGroups / kMoveFeatureGroups
+  // of chess/features.h), from the metadata keys "square_features" and "move_features".
+  std::vector<int> square_groups, move_groups;
   std::string name;
 
   int vocabulary() const;
   int sequence_length() const;
 };
 
-// Every tensor a network of `config` has, with its exact shape.
-std::vector<std::pair<std::string, std::vector<int64_t>>> expected_tensors(const NetworkConfig& c);
-
-// House head: logits = W_out gelu(W_from h[from] + W_to h[to] + promotion[p] + b) + b_out.
+// House head: logits = W_out gelu(W_from h[from] + W_to h[to] + promotion[p]
+//                                 + sum_g move_features[g][f_g(move)] + b) + b_out.
 struct HouseHead {
-  Matrix from, to;   // [head_dim, d]
-  Matrix promotion;  // [5, head_dim]: none, knight, bishop, rook, queen
-  Vector bias;       // [head_dim]
-  Matrix out;        // [bins, head_dim]
-  Vector out_bias;   // [bins]
+  Matrix from, to;                    // [head_dim, d]
+  Matrix promotion;                   // [5, head_dim]: none, knight, bishop, rook, queen
+  Vector bias;                        // [head_dim]
+  Matrix out;                         // [bins, head_dim]
+  Vector out_bias;                    // [bins]
+  std::vector<Matrix> move_features;  // per config.move_groups: [values, head_dim]
 };
 
 // Searchless head: logits = W h[last] + b.
@@ -55,6 +57,8 @@ class Network {
   const NetworkConfig& config() const { return config_; }
   const TrunkWeights& trunk() const { return trunk_; }
   const HouseHead& house_head() const { return house_; }
+  // House: per config.square_groups, [values, d] embeddings added to the 64 square tokens.
+  const std::vector<Matrix>& square_features() const { return square_features_; }
   const SearchlessHead& searchless_head() const { return searchless_; }
   // FNV-1a over the file's bytes, for telling nets apart in logs.
   uint64_t hash() const { return hash_; }
@@ -66,6 +70,7 @@ class Network {
   NetworkConfig config_;
   TrunkWeights trunk_;
   HouseHead house_;
+  std::vector<Matrix> square_features_;
   SearchlessHead searchless_;
   uint64_t hash_ = 0;
 };

@@ -1,0 +1,86 @@
+#include "avocet/chess/features.h"
+
+#include <algorithm>
+
+#include "avocet/chess/exchange.h"
+#include "avocet/chess/movegen.h"
+
+namespace avocet {
+
+namespace {
+
+// None, P, N/B, R, Q, K: knights and bishops share a code, as they share an exchange value.
+int attacker_code(PieceType pt) {
+  constexpr int kCode[kPieceTypeCount + 1] = {1, 2, 2, 3, 4, 5, 0};
+  return kCode[index(pt)];
+}
+
+int pawns(int centipawns) { return centipawns / see_value(PieceType::Pawn); }
+
+// Does the side to move have a move among its legal `moves` that mates?
+bool has_mate_in_one(const Position& pos, const MoveList& moves) {
+  for (Move reply : moves) {
+    if (!gives_check(pos, reply)) continue;
+    Position after = pos;
+    after.play(reply);
+    if (!has_legal_move(after)) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+std::array<SquareFeatures, 64> square_features(const Position& pos) {
+  const Color us = pos.side_to_move(), them = ~us;
+  const Bitboard occupied = pos.occupied();
+  const Bitboard pinned_ours = pinned_pieces(pos, us), pinned_theirs = pinned_pieces(pos, them);
+  std::array<SquareFeatures, 64> features{};
+  for (int i = 0; i < 64; ++i) {
+    const Square s = square_at(i);
+    const Bitboard attackers = pos.attackers_to(s, occupied);
+    const Bitboard ours = attackers & pos.pieces(us), theirs = attackers & pos.pieces(them);
+    SquareFeatures& f = features[size_t(i)];
+    f[0] = uint8_t(std::min(ours.count(), 3) * 4 + std::min(theirs.count(), 3));
+    f[1] = uint8_t(attacker_code(least_valuable_type(pos, ours)) * 6 +
+                   attacker_code(least_valuable_type(pos, theirs)));
+    f[2] = pinned_ours.has(s) ? 1 : pinned_theirs.has(s) ? 2 : 0;
+    const Piece piece = pos.piece_on(s);
+    if (piece != Piece::None && capture_gain(pos, s) > 0) f[3] = color_of(piece) == us ? 1 : 2;
+  }
+  return features;
+}
+
+MoveFeatures move_features(const Position& pos, Move m) {
+  MoveFeatures f{};
+  const PieceType moved = type_of(pos.piece_on(m.from()));
+  int captured = 0;  // none, P, N, B, R, Q
+  if (m.kind() == MoveKind::EnPassant)
+    captured = 1;
+  else if (m.kind() != MoveKind::Castling && pos.piece_on(m.to()) != Piece::None)
+    captured = index(type_of(pos.piece_on(m.to()))) + 1;
+  f[0] = uint8_t(index(moved) * 6 + captured);
+  f[1] = uint8_t(std::clamp(pawns(see(pos, m)), -9, 9) + 9);
+  const bool check = gives_check(pos, m);
+  f[2] = check;
+
+  Position after = pos;
+  after.play(m);
+  const MoveList replies = legal_moves(after);
+  f[4] = check && replies.empty();
+  int threat = 0;
+  for (Move reply : replies) {
+    const bool capture =
+        reply.kind() == MoveKind::EnPassant ||
+        (reply.kind() != MoveKind::Castling && after.piece_on(reply.to()) != Piece::None);
+    if (capture) threat = std::max(threat, see(after, reply));
+  }
+  f[3] = uint8_t(std::clamp(pawns(threat), 0, 9));
+  f[5] = !replies.empty() && has_mate_in_one(after, replies);
+  return f;
+}
+
+void move_features(const Position& pos, std::span<const Move> moves, std::span<MoveFeatures> out) {
+  for (size_t i = 0; i < moves.size(); ++i) out[i] = move_features(pos, moves[i]);
+}
+
+}  // namespace avocet
