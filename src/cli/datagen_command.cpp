@@ -1,5 +1,5 @@
 // `avocet datagen`: training data. With --from-tsv it converts Stockfish annotation files;
-// otherwise it plays and labels games with Stockfish (see datagen/stockfish_datagen.h).
+// otherwise it plays and labels games with Stockfish (see datagen/selfplay.h).
 #include <fmt/format.h>
 #include <fmt/ostream.h>
 
@@ -106,6 +106,9 @@ int selfplay(const cxxopts::ParseResult& parsed, const Streams& io) {
   o.opening_temperature = parsed["opening-temperature"].as<double>();
   o.opening_plies = parsed["opening-plies"].as<int>();
   o.temperature = parsed["temperature"].as<double>();
+  o.blunder_rate = parsed["blunder-rate"].as<double>();
+  if (!(o.blunder_rate >= 0 && o.blunder_rate <= 1))
+    throw cxxopts::exceptions::exception("--blunder-rate must be between 0 and 1");
   if (o.opening_temperature <= 0 || o.temperature <= 0)
     throw cxxopts::exceptions::exception("temperatures must be positive");
   const std::string book_path = parsed["book"].as<std::string>();
@@ -147,9 +150,9 @@ int selfplay(const cxxopts::ParseResult& parsed, const Streams& io) {
   for (int w = 0; w < workers; ++w) {
     threads.emplace_back([&, w] {
       try {
-        datagen::run_selfplay_worker(o, w, (target + workers - 1 - w) / workers,
-                                     fmt::format("{}/sf-seed{}-worker{}.shard", output, o.seed, w),
-                                     seen, written, stop);
+        const std::string stem = fmt::format("{}/sf-seed{}-worker{}", output, o.seed, w);
+        datagen::run_selfplay_worker(o, w, (target + workers - 1 - w) / workers, stem + ".shard",
+                                     stem + ".tsv", seen, written, stop);
       } catch (const std::exception& e) {
         std::lock_guard lock(error_mutex);
         if (first_error.empty()) first_error = e.what();
@@ -201,7 +204,11 @@ int datagen_command(const Args& args, const Streams& io) {
       cxxopts::value<int>()->default_value("16"));
   add("temperature", "softmax temperature (cp) after the opening",
       cxxopts::value<double>()->default_value("25"));
+  add("blunder-rate", "after the opening, chance per ply of a uniformly random legal move",
+      cxxopts::value<double>()->default_value("0"));
   add("h,help", "print this help");
+  options.parse_positional({"from-tsv"});  // --from-tsv A B C: every file after the flag
+  options.positional_help("[FILE...]");
   const auto parsed = parse_args(options, args);
   if (help_requested(parsed, options, io)) return 0;
   if (parsed.count("from-tsv"))

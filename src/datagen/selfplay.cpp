@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <fstream>
 #include <random>
 #include <sstream>
 
@@ -21,6 +22,7 @@ struct ScoredLine {
   Move move;
   double centipawns;  // mate as +-100000 minus the distance
   float win;
+  std::string score;  // as the annotation files write it: "35", "-120", "m3", "m-2"
 };
 
 // Labels every legal move of `pos` with one MultiPV search.
@@ -58,9 +60,9 @@ std::vector<ScoredLine> label_position(UciProcess& engine, const Position& pos, 
     const Move m = parse_uci(pos, move);
     const int v = std::stoi(value);
     if (kind == "cp") {
-      lines.push_back({m, double(v), win_probability_from_centipawns(v)});
+      lines.push_back({m, double(v), win_probability_from_centipawns(v), value});
     } else if (kind == "mate") {
-      lines.push_back({m, v > 0 ? 100000.0 - v : -100000.0 - v, v > 0 ? 1.0f : 0.0f});
+      lines.push_back({m, v > 0 ? 100000.0 - v : -100000.0 - v, v > 0 ? 1.0f : 0.0f, "m" + value});
     }
   }
   return lines;
@@ -75,14 +77,17 @@ uint64_t dedup_key(const nn::Tokens& tokens) {
 }
 
 void run_selfplay_worker(const SelfplayOptions& options, int worker, long positions,
-                         const std::string& shard_path, SeenPositions& seen,
-                         std::atomic<long>& written, std::atomic<bool>& stop) {
+                         const std::string& shard_path, const std::string& annotation_path,
+                         SeenPositions& seen, std::atomic<long>& written, std::atomic<bool>& stop) {
   UciProcess engine(options.stockfish);
   engine.send("setoption name Threads value 1");
   engine.send(fmt::format("setoption name Hash value {}", options.hash_mb));
   engine.send("isready");
   engine.read_until("readyok");
   ShardWriter writer(shard_path);
+  std::ofstream annotations(annotation_path, std::ios::app);
+  if (!annotations)
+    throw std::runtime_error(fmt::format("cannot write annotations '{}'", annotation_path));
   // Each worker and seed draws its own games; resuming continues with fresh games.
   std::mt19937_64 rng(options.seed * 1000003 + uint64_t(worker) * 7919 +
                       uint64_t(writer.records()));
@@ -99,8 +104,14 @@ void run_selfplay_worker(const SelfplayOptions& options, int worker, long positi
       if (lines.empty()) break;
       if (seen.insert(dedup_key(nn::tokenize(pos)))) {
         std::vector<LabelledMove> labelled;
-        for (const ScoredLine& l : lines) labelled.push_back({l.move, l.win});
+        std::string annotation = pos.fen() + '\t';
+        for (const ScoredLine& l : lines) {
+          labelled.push_back({l.move, l.win});
+          annotation +=
+              fmt::format("{}{}:{}", &l == &lines.front() ? "" : " ", to_uci(l.move), l.score);
+        }
         writer.write(pos, labelled);
+        annotations << annotation << '\n';
         ++mine;
         ++written;
       }
@@ -113,9 +124,12 @@ void run_selfplay_worker(const SelfplayOptions& options, int worker, long positi
       for (const ScoredLine& l : lines)
         weights.push_back(std::exp(std::clamp((l.centipawns - best) / t, -50.0, 0.0)));
       std::discrete_distribution<size_t> pick(weights.begin(), weights.end());
-      game.play(lines[pick(rng)].move);
+      const bool blunder =
+          ply >= options.opening_plies && std::bernoulli_distribution(options.blunder_rate)(rng);
+      game.play(blunder ? legal[rng() % legal.size()] : lines[pick(rng)].move);
     }
     writer.flush();
+    annotations.flush();
   }
 }
 

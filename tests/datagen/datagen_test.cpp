@@ -2,8 +2,10 @@
 
 #include <cmath>
 #include <filesystem>
+#include <fstream>
 #include <sstream>
 
+#include "avocet/chess/features.h"
 #include "avocet/chess/move_text.h"
 #include "avocet/datagen/selfplay.h"
 #include "avocet/datagen/shard.h"
@@ -79,11 +81,77 @@ TEST(Datagen, ShardRoundTripAndAppend) {
   EXPECT_EQ(records[0].actions[1].second, 0.25f);
   EXPECT_EQ(records[1].actions.size(), 1u);
   EXPECT_EQ(dedup_key(records[0].tokens), dedup_key(records[1].tokens));
+  // Features are written in token order (a8 first) and per labelled move.
+  const auto squares = square_features(pos);
+  for (int t = 1; t <= 64; ++t)
+    EXPECT_EQ(records[0].squares[size_t(t - 1)],
+              squares[size_t(index(make_square(File((t - 1) % 8), Rank(7 - (t - 1) / 8))))]);
+  ASSERT_EQ(records[0].move_features.size(), 2u);
+  EXPECT_EQ(records[0].move_features[1], move_features(pos, parse_uci(pos, "e1d1")));
 
+  // A file of another format is not appended to.
+  {
+    std::ofstream(path + ".v1", std::ios::binary) << "AVOSHRD1";
+    EXPECT_THROW(ShardWriter writer(path + ".v1"), std::runtime_error);
+    std::filesystem::remove(path + ".v1");
+  }
   // A truncated shard is an error naming the file.
   std::filesystem::resize_file(path, std::filesystem::file_size(path) - 3);
   EXPECT_THROW(read_shard(path), std::runtime_error);
   std::filesystem::remove(path);
+}
+
+// Self-play against the real Stockfish with near-zero temperatures, so that without blunders
+// every move after the opening is one of Stockfish's best. Returns how many of the moves
+// played after the opening were not, after checking that every written position is also an
+// annotation line that converts back to the same record.
+int moves_off_stockfish_best(double blunder_rate) {
+  const std::string dir = ::testing::TempDir() + "/avocet_selfplay";
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  SelfplayOptions options;
+  options.book = {std::string(kStartFen)};
+  options.depth = 2;  // every legal move labelled (a node limit can cut MultiPV short)
+  options.opening_plies = 2;
+  options.opening_temperature = options.temperature = 0.01;
+  options.blunder_rate = blunder_rate;
+  SeenPositions seen;
+  std::atomic<long> written{0};
+  std::atomic<bool> stop{false};
+  run_selfplay_worker(options, 0, 12, dir + "/w.shard", dir + "/w.tsv", seen, written, stop);
+  EXPECT_EQ(written, 12);
+  const std::vector<ShardRecord> records = read_shard(dir + "/w.shard");
+  EXPECT_EQ(records.size(), 12u);
+  std::ifstream annotations(dir + "/w.tsv");
+  std::vector<std::pair<Position, std::vector<LabelledMove>>> lines;
+  for (std::string line; std::getline(annotations, line);) {
+    lines.push_back(parse_annotation_line(line));
+    const size_t i = lines.size() - 1;
+    if (i >= records.size()) break;
+    EXPECT_EQ(nn::tokenize(lines[i].first), records[i].tokens);
+    EXPECT_EQ(lines[i].second.size(), records[i].actions.size());
+  }
+  EXPECT_EQ(lines.size(), 12u);
+  int off_best = 0;
+  for (size_t i = 2; i + 1 < lines.size(); ++i) {
+    const auto& [pos, moves] = lines[i];
+    float best = 0;
+    for (const LabelledMove& m : moves) best = std::max(best, m.win_probability);
+    for (const LabelledMove& m : moves) {
+      Position next = pos;
+      next.play(m.move);
+      if (nn::tokenize(next) == nn::tokenize(lines[i + 1].first))
+        off_best += m.win_probability < best;
+    }
+  }
+  std::filesystem::remove_all(dir);
+  return off_best;
+}
+
+TEST(Datagen, SelfplayWritesAnnotationsAndBlundersAtTheGivenRate) {
+  if (!std::filesystem::exists("/usr/games/stockfish")) GTEST_SKIP() << "no Stockfish";
+  EXPECT_EQ(moves_off_stockfish_best(0.0), 0);
+  EXPECT_GE(moves_off_stockfish_best(1.0), 4);  // 9 uniformly random moves
 }
 
 }  // namespace

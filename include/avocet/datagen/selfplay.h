@@ -1,6 +1,12 @@
 // Stockfish-labelled self-play: from book positions, games whose moves are sampled by a
 // softmax over Stockfish's MultiPV scores; every new position (first four FEN fields) gets
-// all its legal moves labelled and written to the worker's shard.
+// all its legal moves labelled and written to the worker's shard, and to an annotation file
+// in the sf-annotations format (`FEN<TAB>move:score ...`), so that the labels outlive the
+// shard format: `datagen --from-tsv` rebuilds shards from them with any later feature set.
+//
+// With a blunder rate R, each ply after the opening plays a uniformly random legal move with
+// probability R: the data then holds what real games are full of and Stockfish's own play
+// lacks, pieces en prise and mates in the air.
 #pragma once
 
 #include <atomic>
@@ -24,6 +30,7 @@ struct SelfplayOptions {
   double opening_temperature = 60;  // centipawns, for the first opening_plies
   int opening_plies = 16;
   double temperature = 25;
+  double blunder_rate = 0;  // chance per ply after the opening of a uniformly random move
   int max_plies = 300;
   uint64_t seed = 1;
 };
@@ -39,10 +46,10 @@ struct SeenPositions {
 };
 
 // One worker: plays games until `positions` new positions are written (or `stop` is set).
-// Appends to `shard_path`.
+// Appends to `shard_path` and to `annotation_path`.
 void run_selfplay_worker(const SelfplayOptions& options, int worker, long positions,
-                         const std::string& shard_path, SeenPositions& seen,
-                         std::atomic<long>& written, std::atomic<bool>& stop);
+                         const std::string& shard_path, const std::string& annotation_path,
+                         SeenPositions& seen, std::atomic<long>& written, std::atomic<bool>& stop);
 
 // The key positions are de-duplicated by: a hash of the tokens of the first four FEN fields
 // (tokens 0-70), so that resuming can rebuild the set from the shards themselves.
