@@ -13,6 +13,7 @@
 #include "avocet/chess/features.h"
 #include "avocet/chess/movegen.h"
 #include "avocet/nn/evaluator.h"
+#include "avocet/nn/network.h"
 #include "commands.h"
 
 namespace avocet::cli {

@@ -1,9 +1,12 @@
-// The two network families behind the Evaluator interface.
+// What both network families share behind the Evaluator interface: the network, the trunk
+// workspace, and turning per-move logits into win probabilities. Each family lives in its
+// own file (house_evaluator.h, searchless_evaluator.h); make_evaluator picks one.
 #pragma once
 
 #include <vector>
 
 #include "avocet/nn/evaluator.h"
+#include "avocet/nn/network.h"
 
 namespace avocet::nn {
 
@@ -27,29 +30,6 @@ class NetworkEvaluator : public Evaluator {
   std::shared_ptr<const Network> network_;
   TrunkWorkspace workspace_;
   Matrix logits_;
-};
-
-// Family `house`: one trunk pass over the 77 FEN tokens; the head scores each move from
-// the outputs at its from- and to-square tokens.
-class HouseEvaluator final : public NetworkEvaluator {
- public:
-  using NetworkEvaluator::NetworkEvaluator;
-
- private:
-  void compute_logits(const Position& pos, std::span<const Move> moves) override;
-  Matrix from_features_, to_features_, hidden_;
-  std::vector<int> tokens_;
-};
-
-// Family `searchless` (ChessBench): one sequence [0, 77 FEN tokens, action] per move.
-class SearchlessEvaluator final : public NetworkEvaluator {
- public:
-  using NetworkEvaluator::NetworkEvaluator;
-
- private:
-  void compute_logits(const Position& pos, std::span<const Move> moves) override;
-  Matrix last_;
-  std::vector<int> tokens_;
 };
 
 }  // namespace avocet::nn

@@ -11,6 +11,7 @@
 #include "avocet/chess/move_text.h"
 #include "avocet/chess/movegen.h"
 #include "avocet/nn/evaluator.h"
+#include "avocet/nn/network.h"
 
 namespace avocet::nn {
 namespace {

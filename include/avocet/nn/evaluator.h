@@ -9,9 +9,10 @@
 
 #include "avocet/chess/move.h"
 #include "avocet/chess/position.h"
-#include "avocet/nn/network.h"
 
 namespace avocet::nn {
+
+class Network;  // nn/network.h: the weights; kept out of this header (and Eigen with it)
 
 class Evaluator {
  public:

@@ -13,9 +13,12 @@
 #include <vector>
 
 #include "avocet/chess/game.h"
-#include "avocet/nn/network.h"
 #include "avocet/search/engine.h"
 #include "avocet/uci/options.h"
+
+namespace avocet::nn {
+class Network;
+}  // namespace avocet::nn
 
 namespace avocet::uci {
 

@@ -1,0 +1,57 @@
+#include "house_evaluator.h"
+
+#include <cmath>
+
+#include "avocet/chess/features.h"
+#include "avocet/nn/action_table.h"
+#include "avocet/nn/tokenizer.h"
+
+namespace avocet::nn {
+
+void HouseEvaluator::compute_logits(const Position& pos, std::span<const Move> moves) {
+  const NetworkConfig& c = network_->config();
+  const HouseHead& head = network_->house_head();
+  const bool flip = is_mirrored(pos, c.mirror);
+  const Tokens tokens = tokenize(pos, c.mirror);
+  tokens_.assign(tokens.begin(), tokens.end());
+  embed_tokens(network_->trunk(), tokens_.data(), 1, workspace_);
+  if (!c.square_groups.empty()) {
+    // Square features in absolute squares; token row t shows the square the net sees there.
+    const std::array<SquareFeatures, 64> features = square_features(pos);
+    for (int t = 1; t <= 64; ++t) {
+      const Square seen = make_square(File((t - 1) % 8), Rank(7 - (t - 1) / 8));
+      const SquareFeatures& f = features[size_t(index(flip ? flip_rank(seen) : seen))];
+      for (size_t g = 0; g < c.square_groups.size(); ++g)
+        workspace_.x.row(t) += network_->square_features()[g].row(f[size_t(c.square_groups[g])]);
+    }
+  }
+  run_blocks(network_->trunk(), 1, workspace_);
+
+  // Head features for the 64 square tokens (token rows 1..64).
+  const auto squares = workspace_.x.middleRows(1, 64);
+  from_features_.noalias() = squares * head.from.transpose();
+  to_features_.noalias() = squares * head.to.transpose();
+
+  const Eigen::Index n = Eigen::Index(moves.size());
+  if (hidden_.rows() < n) hidden_.resize(std::max<Eigen::Index>(n, 64), c.head_dim);
+  if (logits_.rows() < n) logits_.resize(std::max<Eigen::Index>(n, 64), c.bins);
+  for (Eigen::Index i = 0; i < n; ++i) {
+    const Move m = flip ? mirror_move(moves[i]) : moves[i];
+    const int promotion = m.promotion() == PieceType::None ? 0 : index(m.promotion());
+    hidden_.row(i) = from_features_.row(square_token(m.from()) - 1) +
+                     to_features_.row(square_token(m.to()) - 1) + head.promotion.row(promotion) +
+                     head.bias;
+    if (!c.move_groups.empty()) {
+      const MoveFeatures f = move_features(pos, moves[i]);
+      for (size_t g = 0; g < c.move_groups.size(); ++g)
+        hidden_.row(i) += head.move_features[g].row(f[size_t(c.move_groups[g])]);
+    }
+  }
+  // Exact GELU, as PyTorch's default: x * Phi(x).
+  auto h = hidden_.topRows(n).array();
+  h = 0.5f * h * (1.0f + (h * float(M_SQRT1_2)).unaryExpr([](float v) { return std::erf(v); }));
+  logits_.topRows(n).noalias() = hidden_.topRows(n) * head.out.transpose();
+  logits_.topRows(n).rowwise() += head.out_bias;
+}
+
+}  // namespace avocet::nn
