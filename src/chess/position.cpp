@@ -22,8 +22,6 @@ constexpr std::array<uint8_t, 64> kCastlingMasks = make_castling_masks();
 
 }  // namespace
 
-uint8_t castling_rights_kept(Square s) { return kCastlingMasks[index(s)]; }
-
 Position Position::start() { return from_fen(kStartFen); }
 
 Bitboard Position::attackers_to(Square s, Bitboard occupied) const {

@@ -65,7 +65,6 @@ class Bitboard {
 };
 
 constexpr Bitboard kEmpty{};
-constexpr Bitboard kFull{~uint64_t{0}};
 constexpr Bitboard kFileA{0x0101010101010101ULL};
 constexpr Bitboard kFileH{0x8080808080808080ULL};
 constexpr Bitboard kRank1{0xFFULL};
@@ -77,14 +76,12 @@ constexpr Bitboard file_bb(File f) { return kFileA << index(f); }
 constexpr Bitboard rank_bb(Rank r) { return kRank1 << (8 * index(r)); }
 
 // Shifts every square one step; squares that would wrap around the board edge fall off.
-enum class Direction { North, South, East, West, NorthEast, NorthWest, SouthEast, SouthWest };
+enum class Direction { North, South, NorthEast, NorthWest, SouthEast, SouthWest };
 
 template <Direction D>
 constexpr Bitboard shift(Bitboard b) {
   if constexpr (D == Direction::North) return b << 8;
   if constexpr (D == Direction::South) return b >> 8;
-  if constexpr (D == Direction::East) return (b & ~kFileH) << 1;
-  if constexpr (D == Direction::West) return (b & ~kFileA) >> 1;
   if constexpr (D == Direction::NorthEast) return (b & ~kFileH) << 9;
   if constexpr (D == Direction::NorthWest) return (b & ~kFileA) << 7;
   if constexpr (D == Direction::SouthEast) return (b & ~kFileH) >> 7;

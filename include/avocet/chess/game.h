@@ -48,7 +48,6 @@ class Game {
   int repetition_count() const;
 
   bool is_checkmate() const;
-  bool is_stalemate() const;
   // The game is over by rule (mate, stalemate, dead position, 75 moves, fivefold).
   Termination forced_termination() const;
   // Forced ends first, then draws either side may claim (50 moves, threefold).

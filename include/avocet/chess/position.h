@@ -95,7 +95,4 @@ class Position {
   friend class FenParser;
 };
 
-// Which castling rights survive a move touching `s` (as origin or destination).
-uint8_t castling_rights_kept(Square s);
-
 }  // namespace avocet

@@ -82,8 +82,6 @@ constexpr Square operator-(Square s, int delta) { return Square(uint8_t(int(s) -
 // The same square seen from the other side of the board (a1 <-> a8).
 constexpr Square flip_rank(Square s) { return Square(uint8_t(int(s) ^ 56)); }
 
-// Rank as seen by `c`: White's R1 is Black's R8.
-constexpr Rank relative_rank(Color c, Rank r) { return c == Color::White ? r : Rank(7 - int(r)); }
 constexpr Square relative_square(Color c, Square s) { return c == Color::White ? s : flip_rank(s); }
 
 // Pawn step towards the opponent.
