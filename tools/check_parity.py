@@ -45,9 +45,12 @@ def main():
                                 check=True, capture_output=True, text=True).stdout.splitlines()
         engine = {line.split()[0]: float(line.split()[-1]) for line in output[3:]}
         moves = sorted(engine)
+        fen = chess_tokens.normalise(fen)
+        featured = model.family == "house" and (model.square_columns or model.move_columns)
+        inputs = (fen, moves, reference_model.engine_features(fen, args.avocet)) if featured \
+            else (fen, moves)
         with torch.no_grad():
-            win = (model.move_logits(chess_tokens.normalise(fen), moves).softmax(-1)
-                   * centres).sum(-1)
+            win = (model.move_logits(*inputs).softmax(-1) * centres).sum(-1)
         for move, w in zip(moves, win.tolist()):
             worst = max(worst, abs(w - engine[move]))
     # avocet eval prints 6 decimals: allow for that rounding on top of the tolerance.
