@@ -62,7 +62,7 @@ void print_help(std::ostream& out) {
 // `--Name=value` arguments become `setoption name Name value value` before the loop reads
 // standard input, which is how lichess-bot hands over its engine_options.
 int uci_command(const Args& args, const Streams& io) {
-  uci::UciLoop loop(io.out);
+  uci::UciLoop loop(io.out, nullptr, "", io.err);
   for (const std::string& arg : args) {
     if (arg == "-h" || arg == "--help") {
       print_help(io.out);

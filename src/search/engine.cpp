@@ -116,11 +116,17 @@ void Engine::run_search(GoRequest request, TimeBudget budget, EngineCallbacks ca
       const std::vector<ScoredMove> scored = score_moves(game_, *evaluator);
       result.depth = 1;
       result.nodes = 1;
-      for (const ScoredMove& s : scored)
-        if (request.searchmoves.empty() ||
-            std::find(request.searchmoves.begin(), request.searchmoves.end(), s.move) !=
+      for (const ScoredMove& s : scored) {
+        if (!request.searchmoves.empty() &&
+            std::find(request.searchmoves.begin(), request.searchmoves.end(), s.move) ==
                 request.searchmoves.end())
-          result.lines.push_back({s.move, s.win_probability, {s.move}});
+          continue;
+        // The rules score a mating move 1; in the search's mate scale (1 minus kMateStep per
+        // ply) that is a mate at ply 1, which reports as `mate 1` (1 itself would read as a
+        // mate in 0 plies: the side to move mated).
+        const float value = s.win_probability >= 1.0f ? 1.0f - kMateStep : s.win_probability;
+        result.lines.push_back({s.move, value, {s.move}});
+      }
       if (result.lines.empty()) result.lines.push_back({scored.front().move, 0.5f, {}});
       if (callbacks.on_info) callbacks.on_info({result, elapsed(), 0});
     } else {

@@ -56,12 +56,20 @@ Searcher::Searcher(nn::Evaluator& evaluator, TranspositionTable& table,
       control_(control),
       multipv_(std::max(1, multipv)) {}
 
-bool Searcher::is_repetition(const Position& pos) const {
-  // keys_ ends with the parent; same side to move every other ply, within the 50-move window.
-  const int n = int(keys_.size());
-  for (int i = n - 2; i >= 0 && i >= n - pos.halfmove_clock(); i -= 2)
-    if (keys_[i] == pos.key()) return true;
+bool is_repetition_draw(std::span<const uint64_t> earlier, size_t first_after_root, uint64_t key,
+                        int halfmove_clock) {
+  const long n = long(earlier.size());
+  int occurrences = 1;
+  for (long i = n - 2; i >= 0 && i >= n - halfmove_clock; i -= 2) {
+    if (earlier[size_t(i)] != key) continue;
+    if (size_t(i) >= first_after_root || ++occurrences >= 3) return true;
+  }
   return false;
+}
+
+bool Searcher::is_repetition(const Position& pos) const {
+  // keys_ ends with the parent.
+  return is_repetition_draw(keys_, root_index_ + 1, pos.key(), pos.halfmove_clock());
 }
 
 std::optional<float> Searcher::rule_value(const Position& pos, int ply,
@@ -185,8 +193,9 @@ float Searcher::search_root(const Position& pos, std::vector<RootLine>& lines) {
 }
 
 std::vector<Move> Searcher::principal_variation(const Position& root, Move first) const {
-  // The line ends with the move that repeats a position (of the game or of the line itself):
-  // the search scores that as a draw, and GUIs reject moves after a threefold repetition.
+  // The line ends with the move after which the search's rule scores a repetition as a draw
+  // (see is_repetition_draw): GUIs reject moves after a threefold repetition, and the line
+  // would only go round again.
   std::vector<uint64_t> seen = keys_;
   seen.push_back(root.key());
   std::vector<Move> pv;
@@ -194,7 +203,8 @@ std::vector<Move> Searcher::principal_variation(const Position& root, Move first
   for (Move next = first; pv.size() < 32;) {
     pos.play(next);
     pv.push_back(next);
-    if (std::find(seen.begin(), seen.end(), pos.key()) != seen.end() || pos.halfmove_clock() >= 100)
+    if (is_repetition_draw(seen, root_index_ + 1, pos.key(), pos.halfmove_clock()) ||
+        pos.halfmove_clock() >= 100)
       break;
     seen.push_back(pos.key());
     const auto hit = table_.probe_result(pos.key());
@@ -208,6 +218,7 @@ IterationReport Searcher::run(const Game& game, const Limits& limits,
                               const std::function<void(const IterationReport&)>& on_iteration) {
   const Position& root = game.position();
   keys_ = game.recent_keys();
+  root_index_ = keys_.size();
   std::vector<RootLine> lines;
   for (Move m : legal_moves(root))
     if (limits.searchmoves.empty() ||

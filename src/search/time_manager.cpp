@@ -12,14 +12,24 @@ TimeBudget allocate_time(const TimeControl& tc, Color us, int move_overhead) {
   }
   const std::optional<int> time = us == Color::White ? tc.wtime : tc.btime;
   if (!time) return {};
-  const int increment = std::max(0, (us == Color::White ? tc.winc : tc.binc).value_or(0));
-  const int available = std::max(1, *time - move_overhead);
-  const int moves_to_go = std::clamp(tc.movestogo.value_or(30), 1, 50);
-  const double optimum = double(available) / moves_to_go + 0.75 * increment;
-  const double ceiling = moves_to_go == 1 ? 0.9 * available : 0.4 * available;
-  const double hard = std::max(1.0, std::min(4.0 * optimum, ceiling));
-  const double soft = std::min(0.6 * optimum, hard);
-  return {milliseconds(std::max(1, int(soft))), milliseconds(int(hard))};
+  const double increment = std::max(0, (us == Color::White ? tc.winc : tc.binc).value_or(0));
+  const double available = std::max(1, *time - std::max(0, move_overhead));
+  double optimum, hard;
+  if (tc.movestogo) {
+    // See the header: one share per move still to play before the refill, plus two in
+    // reserve; the share is also the hard limit, since the search may stop only at `hard`.
+    const int moves_to_go = std::clamp(*tc.movestogo, 1, 50);
+    const double share = available / (moves_to_go + 2);
+    hard = std::min(share + 0.75 * increment, 2 * share);
+    optimum = hard;
+  } else {
+    optimum = available / 30 + 0.75 * increment;
+    hard = std::min(4.0 * optimum, 0.4 * available);
+  }
+  // Whole milliseconds, rounded down, so the budget never exceeds the bound; 1 ms at least.
+  const int hard_ms = std::max(1, int(hard));
+  const int soft_ms = std::clamp(int(0.6 * optimum), 1, hard_ms);
+  return {milliseconds(soft_ms), milliseconds(hard_ms)};
 }
 
 }  // namespace avocet::search

@@ -75,10 +75,23 @@ std::string printable(std::string_view text) {
   return out;
 }
 
+// The parameters of `go`: a value left out before one of them is reported as missing, and the
+// keyword is read as itself.
+bool is_go_keyword(std::string_view word) {
+  for (const char* keyword : {"wtime", "btime", "winc", "binc", "movestogo", "movetime", "depth",
+                              "nodes", "mate", "infinite", "ponder", "searchmoves"})
+    if (word == keyword) return true;
+  return false;
+}
+
+// How many iterations a `go` searches when a bad parameter left it no limit at all.
+constexpr int kFallbackDepth = 1;
+
 // Reads the integer after `words[i]` for `go`.
 int go_integer(const std::vector<std::string_view>& words, size_t& i) {
   const std::string_view name = words[i];
-  if (i + 1 >= words.size()) throw std::invalid_argument(fmt::format("go: {} needs a value", name));
+  if (i + 1 >= words.size() || is_go_keyword(words[i + 1]))
+    throw std::invalid_argument(fmt::format("go: {} needs a value", name));
   const std::string_view text = words[++i];
   long value = 0;
   const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
@@ -90,8 +103,10 @@ int go_integer(const std::vector<std::string_view>& words, size_t& i) {
 
 }  // namespace
 
-UciLoop::UciLoop(std::ostream& out, search::EvaluatorFactory evaluator, std::string evaluator_name)
+UciLoop::UciLoop(std::ostream& out, search::EvaluatorFactory evaluator, std::string evaluator_name,
+                 std::ostream& err)
     : out_(out),
+      err_(err),
       specs_(option_specs()),
       engine_(evaluator, evaluator_name),
       has_evaluator_(evaluator != nullptr) {
@@ -117,7 +132,9 @@ void UciLoop::run(std::istream& in) {
   std::string line;
   while (std::getline(in, line))
     if (!handle_line(line)) return;
-  engine_.wait();  // end of input: let a finite search print its move
+  // End of input is `quit`: whoever wrote to us is gone, and a search held by `infinite` or
+  // `ponder` would wait for a stop that never comes. The search stops and prints its move.
+  handle_line("quit");
 }
 
 void UciLoop::print(const std::string& text) {
@@ -182,7 +199,7 @@ void UciLoop::on_uci() {
 bool UciLoop::ensure_evaluator() {
   if (has_evaluator_) return true;
   try {
-    use_network(nn::default_network());
+    use_network(nn::default_network(), kEmbedded);
   } catch (const std::exception& e) {
     error(fmt::format("no network: {} (set EvalFile)", e.what()));
     return false;
@@ -190,10 +207,18 @@ bool UciLoop::ensure_evaluator() {
   return true;
 }
 
-void UciLoop::use_network(std::shared_ptr<const nn::Network> net) {
+void UciLoop::use_network(std::shared_ptr<const nn::Network> net, const std::string& file) {
   const std::string name = net->description();
   engine_.set_evaluator([net] { return nn::make_evaluator(net); }, name);
   has_evaluator_ = true;
+  net_file_ = file;
+}
+
+std::string UciLoop::current_net() const {
+  if (!has_evaluator_) return "no network";
+  if (net_file_ == kEmbedded) return "the embedded net " + engine_.evaluator_name();
+  if (net_file_.empty()) return engine_.evaluator_name();
+  return fmt::format("{} (from {})", engine_.evaluator_name(), net_file_);
 }
 
 void UciLoop::on_isready() {
@@ -242,40 +267,69 @@ void UciLoop::on_go(const std::vector<std::string_view>& words) {
   }
   if (engine_.searching()) return error("go: a search is already running (send stop first)");
 
+  // Every go must end in exactly one bestmove, or the GUI waits for ever. So a bad parameter
+  // gets one error line (the first fault of the line is named) and is left out, and the
+  // search goes on with what remains: an illegal or garbled searchmoves move is dropped (none
+  // left: every legal move is searched); an unknown word or a bad value is skipped. If that
+  // leaves no limit at all (no depth, nodes, mate, movetime, clock for the side to move,
+  // infinite or ponder), the search stops after kFallbackDepth iterations, so that the GUI
+  // gets a legal move at once rather than a search only `stop` would end.
   search::GoRequest request;
+  std::string fault;
+  const auto note = [&](std::string message) {
+    if (fault.empty()) fault = std::move(message);
+  };
   for (size_t i = 1; i < words.size(); ++i) {
     const std::string_view w = words[i];
-    if (w == "wtime")
-      request.clock.wtime = go_integer(words, i);
-    else if (w == "btime")
-      request.clock.btime = go_integer(words, i);
-    else if (w == "winc")
-      request.clock.winc = go_integer(words, i);
-    else if (w == "binc")
-      request.clock.binc = go_integer(words, i);
-    else if (w == "movestogo")
-      request.clock.movestogo = go_integer(words, i);
-    else if (w == "movetime")
-      request.clock.movetime = go_integer(words, i);
-    else if (w == "depth")
-      request.depth = std::max(1, go_integer(words, i));
-    else if (w == "nodes")
-      request.nodes = uint64_t(std::max(1, go_integer(words, i)));
-    else if (w == "mate")
-      request.mate = std::max(1, go_integer(words, i));
-    else if (w == "infinite")
-      request.infinite = true;
-    else if (w == "ponder")
-      request.ponder = true;
-    else if (w == "searchmoves") {
-      while (i + 1 < words.size()) {
-        const std::optional<Square> from = parse_square(words[i + 1].substr(0, 2));
-        if (!from || words[i + 1].size() < 4) break;  // the next go keyword
-        request.searchmoves.push_back(parse_uci(game_.position(), words[++i]));
+    try {
+      if (w == "wtime")
+        request.clock.wtime = go_integer(words, i);
+      else if (w == "btime")
+        request.clock.btime = go_integer(words, i);
+      else if (w == "winc")
+        request.clock.winc = go_integer(words, i);
+      else if (w == "binc")
+        request.clock.binc = go_integer(words, i);
+      else if (w == "movestogo")
+        request.clock.movestogo = go_integer(words, i);
+      else if (w == "movetime")
+        request.clock.movetime = go_integer(words, i);
+      else if (w == "depth")
+        request.depth = std::max(1, go_integer(words, i));
+      else if (w == "nodes")
+        request.nodes = uint64_t(std::max(1, go_integer(words, i)));
+      else if (w == "mate")
+        request.mate = std::max(1, go_integer(words, i));
+      else if (w == "infinite")
+        request.infinite = true;
+      else if (w == "ponder")
+        request.ponder = true;
+      else if (w == "searchmoves") {
+        while (i + 1 < words.size()) {
+          const std::string_view text = words[i + 1];
+          if (!parse_square(text.substr(0, 2)) || text.size() < 4) break;  // the next keyword
+          ++i;
+          try {
+            request.searchmoves.push_back(parse_uci(game_.position(), text));
+          } catch (const std::exception& e) {
+            note(e.what());
+          }
+        }
+      } else {
+        note(fmt::format("go: unknown parameter '{}'", w));
       }
-    } else {
-      return error(fmt::format("go: unknown parameter '{}'", w));
+    } catch (const std::exception& e) {
+      note(e.what());
     }
+  }
+  if (!fault.empty()) {
+    error(fault);
+    const search::TimeControl& c = request.clock;
+    const bool has_clock =
+        game_.position().side_to_move() == Color::White ? c.wtime.has_value() : c.btime.has_value();
+    if (!request.depth && !request.nodes && !request.mate && !c.movetime && !has_clock &&
+        !request.infinite && !request.ponder)
+      request.depth = kFallbackDepth;
   }
   if (!ensure_evaluator()) {
     print("bestmove (none)\n");
@@ -349,11 +403,22 @@ void UciLoop::apply_option(const OptionSpec& spec, const std::string& value) {
     try {
       net = embedded ? nn::default_network() : nn::Network::load_file(value);
     } catch (const std::exception& e) {
-      const std::string kept =
-          has_evaluator_ ? engine_.evaluator_name() : std::string("no network");
-      return error(fmt::format("EvalFile: {}; keeping {}", e.what(), kept));
+      // The engine plays on, with the net it has or else the embedded one (what the next go
+      // would load): name it. GUIs tend to hide info strings, hence stderr as well.
+      if (!has_evaluator_) {
+        try {
+          use_network(nn::default_network(), kEmbedded);
+        } catch (const std::exception&) {
+        }
+      }
+      const std::string line = fmt::format("info string ERROR: EvalFile: {}; keeping {}\n",
+                                           printable(e.what()), current_net());
+      print(line);
+      err_ << line;
+      err_.flush();
+      return;
     }
-    use_network(net);
+    use_network(net, embedded ? std::string(kEmbedded) : value);
     values_[spec.name] = embedded ? kEmbedded : value;
     print(fmt::format("info string net {}\n", net->description()));
     announced_ = true;

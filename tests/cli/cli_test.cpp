@@ -1,8 +1,13 @@
 #include "avocet/cli/cli.h"
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -111,6 +116,119 @@ TEST(Cli, EvalErrors) {
       "avocet: /nonexistent.safetensors: cannot open: No such file or directory\n");
   EXPECT_EQ(run_cli({"eval", "--weights", "x", "8/8/8 w - -"}).err,
             "avocet: piece placement has 3 ranks; expected 8 separated by '/'\n");
+}
+
+// The puzzle bench's results file: opened before the run, written puzzle by puzzle (JSON
+// Lines), and resumable.
+std::string puzzle_sample() { return std::string(AVOCET_TEST_DATA_DIR) + "/puzzles_sample.csv"; }
+
+std::vector<nlohmann::json> read_json_lines(const std::string& path) {
+  std::ifstream file(path);
+  std::vector<nlohmann::json> rows;
+  for (std::string line; std::getline(file, line);) rows.push_back(nlohmann::json::parse(line));
+  return rows;
+}
+
+std::string read_text(const std::string& path) {
+  std::ifstream file(path, std::ios::binary);
+  return {std::istreambuf_iterator<char>(file), std::istreambuf_iterator<char>()};
+}
+
+TEST(Cli, PuzzlesJsonBadPathFailsBeforeTheRun) {
+  const std::string sample = puzzle_sample();
+  for (const std::string& path :
+       {std::string("/nonexistent/dir/results.jsonl"), std::string(::testing::TempDir())}) {
+    for (const bool resume : {false, true}) {
+      std::vector<const char*> args = {"puzzles",  "--file", sample.c_str(), "--evaluator",
+                                       "material", "--json", path.c_str()};
+      if (resume) args.push_back("--resume");
+      const Result r = run_cli(args);
+      EXPECT_EQ(r.status, 2) << path;
+      EXPECT_EQ(r.out, "") << path;  // nothing ran: no table
+      EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+      EXPECT_EQ(r.err.rfind("avocet: cannot write '" + path + "': ", 0), 0u) << r.err;
+    }
+  }
+  const Result r = run_cli({"puzzles", "--file", sample.c_str(), "--resume"});
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(r.err, "avocet: --resume needs --json FILE\n");
+}
+
+TEST(Cli, PuzzlesJsonWritesOneLinePerPuzzle) {
+  const std::string sample = puzzle_sample();
+  const std::string path = ::testing::TempDir() + "avocet_puzzles_lines.jsonl";
+  const Result r = run_cli({"puzzles", "--file", sample.c_str(), "--evaluator", "material",
+                            "--json", path.c_str(), "--label", "material"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  const std::vector<nlohmann::json> rows = read_json_lines(path);
+  ASSERT_EQ(rows.size(), 5u);
+  std::set<std::string> ids;
+  int solved = 0;
+  for (const nlohmann::json& row : rows) {
+    ids.insert(row.at("id").get<std::string>());
+    solved += row.at("solved").get<bool>();
+    EXPECT_GT(row.at("rating").get<int>(), 0);
+    EXPECT_EQ(row.at("label"), "material");
+    EXPECT_EQ(row.at("evaluator"), "material (1-ply material balance), argmax");
+    EXPECT_TRUE(row.contains("correct_moves") && row.contains("first_mistake"));
+  }
+  EXPECT_EQ(ids, (std::set<std::string>{"00008", "0000D", "0009B", "000aY", "000hf"}));
+  EXPECT_NE(r.out.find(fmt::format("{:<10} {:>7} {:>7}", "overall", solved, 5)), std::string::npos)
+      << r.out;
+}
+
+TEST(Cli, PuzzlesResumeSkipsWhatTheFileHoldsAndCountsIt) {
+  const std::string sample = puzzle_sample();
+  const std::string path = ::testing::TempDir() + "avocet_puzzles_resume.jsonl";
+  std::filesystem::remove(path);
+  const Result full = run_cli(
+      {"puzzles", "--file", sample.c_str(), "--evaluator", "material", "--json", path.c_str()});
+  ASSERT_EQ(full.status, 0) << full.err;
+  const std::string overall = full.out.substr(full.out.find("overall"));
+  const std::string table = overall.substr(0, overall.find('\n'));
+
+  // The first run stopped after two puzzles, in the middle of writing a third.
+  const Result first = run_cli({"puzzles", "--file", sample.c_str(), "--evaluator", "material",
+                                "--json", path.c_str(), "--limit", "2"});
+  ASSERT_EQ(first.status, 0) << first.err;
+  const std::string two = read_text(path);
+  std::ofstream(path, std::ios::app) << R"({"id":"0009B","rat)";
+
+  const Result resumed = run_cli({"puzzles", "--file", sample.c_str(), "--evaluator", "material",
+                                  "--json", path.c_str(), "--resume"});
+  ASSERT_EQ(resumed.status, 0) << resumed.err;
+  EXPECT_NE(resumed.err.find(path + ": 2 of 5 puzzles already solved or failed, 3 to go"),
+            std::string::npos)
+      << resumed.err;
+  // The same table as the full run, and the file holds each puzzle once, the first two as
+  // they were.
+  EXPECT_NE(resumed.out.find(table), std::string::npos) << resumed.out << "\nvs\n" << table;
+  const std::string text = read_text(path);
+  EXPECT_EQ(text.rfind(two, 0), 0u);
+  const std::vector<nlohmann::json> rows = read_json_lines(path);
+  ASSERT_EQ(rows.size(), 5u) << text;
+  std::set<std::string> ids;
+  for (const nlohmann::json& row : rows) ids.insert(row.at("id").get<std::string>());
+  EXPECT_EQ(ids.size(), 5u);
+
+  // Nothing left to do: the table comes from the file alone.
+  const Result again = run_cli({"puzzles", "--file", sample.c_str(), "--evaluator", "material",
+                                "--json", path.c_str(), "--resume"});
+  ASSERT_EQ(again.status, 0) << again.err;
+  EXPECT_NE(again.out.find(table), std::string::npos) << again.out;
+  EXPECT_EQ(read_text(path), text);
+
+  // Results of another run are not mixed in.
+  const Result other =
+      run_cli({"puzzles", "--file", sample.c_str(), "--evaluator", "material", "--mode", "search",
+               "--nodes", "50", "--json", path.c_str(), "--resume"});
+  EXPECT_EQ(other.status, 2);
+  EXPECT_EQ(other.err.rfind("avocet: --resume: " + path +
+                                ":1: a result of 'material (1-ply "
+                                "material balance), argmax', not of this run",
+                            0),
+            0u)
+      << other.err;
 }
 
 }  // namespace

@@ -9,7 +9,9 @@
 #include "avocet/chess/move_text.h"
 #include "avocet/chess/movegen.h"
 #include "avocet/nn/material_evaluator.h"
+#include "avocet/search/argmax_policy.h"
 #include "avocet/search/engine.h"
+#include "avocet/search/time_manager.h"
 
 namespace avocet::search {
 namespace {
@@ -81,18 +83,135 @@ TEST(Search, ConvertsKingAndQueenAgainstKing) {
   EXPECT_EQ(game.position().side_to_move(), Color::Black);
 }
 
-// Black, a queen down, steers into a repeated position (a draw); White, winning, avoids it.
+// Black, a queen down, steers into a threefold repetition (a draw); White, winning, avoids it.
 TEST(Search, ClaimsRepetitionWhenLosingAndAvoidsItWhenWinning) {
-  const Game losing = after("6k1/8/8/8/8/8/8/1Q4K1 b - - 0 1", {"g8h8", "b1c1", "h8g8", "c1b1"});
+  const Game losing = after("6k1/8/8/8/8/8/8/1Q4K1 b - - 0 1",
+                            {"g8h8", "b1c1", "h8g8", "c1b1", "g8h8", "b1c1", "h8g8", "c1b1"});
   const Result claim = search_game(losing, 3000);
   EXPECT_EQ(to_uci(claim.best), "g8h8");
+  EXPECT_EQ(claim.value, 0.5f);
   // The line stops at the repetition: GUIs reject a PV that goes on after a threefold.
   ASSERT_EQ(claim.pv.size(), 1u);
 
-  const Game winning = after("6k1/8/8/8/8/8/8/1Q4K1 w - - 0 1", {"b1c1", "g8h8", "c1b1", "h8g8"});
+  const Game winning = after("6k1/8/8/8/8/8/8/1Q4K1 w - - 0 1",
+                             {"b1c1", "g8h8", "c1b1", "h8g8", "b1c1", "g8h8", "c1b1", "h8g8"});
   const Result r = search_game(winning, 3000);
   EXPECT_NE(to_uci(r.best), "b1c1");
   EXPECT_GT(r.value, 0.9f);
+}
+
+// 1. e4 e5 2. Nf3 Qg5 3. Nxg5 Nc6 4. Nf3 Nb8 5. Ng5: Black is a queen down, and 5...Nc6 would
+// repeat the position after 3...Nc6 once. That is no draw (White need not repeat), so the
+// search must not score it 0.5 (issue 14: the engine played such moves at 0.00 over moves it
+// scored -4.8). One more round and 7...Nc6 makes the third occurrence: then it is a draw.
+constexpr const char* kStartFen = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+const std::initializer_list<const char*> kQueenDownWithARepetition = {
+    "e2e4", "e7e5", "g1f3", "d8g5", "f3g5", "b8c6", "g5f3", "c6b8", "f3g5"};
+
+TEST(Search, OneRepetitionOfTheGameHistoryIsNotADraw) {
+  const Game once = after(kStartFen, kQueenDownWithARepetition);
+  const Result r = search_game(once, 3000);
+  EXPECT_LT(r.value, 0.2f) << to_uci(r.best);
+
+  Game twice = once;
+  for (const char* m : {"b8c6", "g5f3", "c6b8", "f3g5"}) twice.play(parse_uci(twice.position(), m));
+  const Result draw = search_game(twice, 3000);
+  EXPECT_EQ(to_uci(draw.best), "b8c6");
+  EXPECT_EQ(draw.value, 0.5f);
+}
+
+// Argmax mode applies the same rule on the game history: 0.5 only for the third occurrence.
+TEST(ArgmaxPolicy, OneRepetitionOfTheGameHistoryIsNotADraw) {
+  nn::MaterialEvaluator evaluator;
+  const auto value_of = [&](const Game& game, const char* move) {
+    for (const ScoredMove& s : score_moves(game, evaluator))
+      if (to_uci(s.move) == move) return s.win_probability;
+    return -1.0f;
+  };
+  Game game = after(kStartFen, kQueenDownWithARepetition);
+  EXPECT_LT(value_of(game, "b8c6"), 0.2f);
+  for (const char* m : {"b8c6", "g5f3", "c6b8", "f3g5"}) game.play(parse_uci(game.position(), m));
+  EXPECT_EQ(value_of(game, "b8c6"), 0.5f);
+  EXPECT_EQ(to_uci(argmax_move(game, evaluator)), "b8c6");
+}
+
+// The rule itself, on keys standing for positions (the parent last; the same side to move
+// every other ply).
+TEST(Search, RepetitionRuleCountsTheSearchOnceAndTheHistoryTwice) {
+  // 1 2 | 3 (the root) | 4 5: a repeat of 4, reached in the search, is a draw; a repeat of 2,
+  // from the history, is not; nor is a repeat of the root (1 2 | 3 | 4 5 6, then 3).
+  const std::vector<uint64_t> path{1, 2, 3, 4, 5};
+  EXPECT_TRUE(is_repetition_draw(path, 3, 4, 100));
+  EXPECT_FALSE(is_repetition_draw(path, 3, 2, 100));
+  EXPECT_FALSE(is_repetition_draw(std::vector<uint64_t>{1, 2, 3, 4, 5, 6}, 3, 3, 100));
+  // 7 8 7 8 | 9 (the root) | 6: a third 7 is a draw; a second root is not.
+  const std::vector<uint64_t> history{7, 8, 7, 8, 9, 6};
+  EXPECT_TRUE(is_repetition_draw(history, 5, 7, 100));
+  EXPECT_FALSE(is_repetition_draw(history, 5, 9, 100));
+  // A root occurring for the third time is a draw.
+  EXPECT_TRUE(is_repetition_draw(std::vector<uint64_t>{9, 8, 9, 8, 9, 6}, 5, 9, 100));
+  // Only the last halfmove_clock plies count, and only positions with the same side to move.
+  const std::vector<uint64_t> searched{5, 1, 2, 3};
+  EXPECT_TRUE(is_repetition_draw(searched, 0, 5, 4));
+  EXPECT_FALSE(is_repetition_draw(searched, 0, 5, 3));
+  EXPECT_FALSE(is_repetition_draw(searched, 0, 3, 100));
+}
+
+// Repeating time controls (issue 14: at 40 moves in 1 minute the engine reached move 40 with
+// 0.14 s). For every movestogo m, with A = time - Move Overhead: the hard limit never exceeds
+// A, and what is left after it holds a share A / (m + 2) for each of the m - 1 moves still to
+// play before the clock is refilled, plus a reserve of one share before the increment
+// arrives and two after.
+TEST(TimeManager, MovesToGoKeepsAReserveForTheRemainingMoves) {
+  for (const int overhead : {0, 50, 300}) {
+    for (const int time : {1000, 5000, 60000, 600000}) {
+      for (const int increment : {0, 100, 3000}) {
+        for (int m = 1; m <= 40; ++m) {
+          SCOPED_TRACE(::testing::Message() << "time " << time << " overhead " << overhead
+                                            << " inc " << increment << " movestogo " << m);
+          TimeControl tc;
+          tc.wtime = time;
+          tc.btime = 1;
+          tc.winc = increment;
+          tc.movestogo = m;
+          const TimeBudget budget = allocate_time(tc, Color::White, overhead);
+          ASSERT_TRUE(budget.soft && budget.hard);
+          const double available = time - overhead;
+          const double share = available / (m + 2);
+          const double hard = double(budget.hard->count());
+          EXPECT_GE(budget.soft->count(), 1);
+          EXPECT_LE(budget.soft->count(), budget.hard->count());
+          EXPECT_LE(hard, available);
+          EXPECT_GE(available - hard, (m - 1) * share + share - 1e-6);
+          EXPECT_GE(available - hard + increment, (m - 1) * share + 2 * share - 1e-6);
+        }
+      }
+    }
+  }
+}
+
+// The worst case end to end: 40 moves in 60 s, three times over, each move using its whole
+// hard limit plus the full Move Overhead as latency. Every move still gets at least a second
+// and every control is reached with more than 2 s.
+TEST(TimeManager, FortyMovesInAMinuteReachEachControlWithTimeLeft) {
+  constexpr int kOverhead = 50;
+  int clock = 60000;
+  for (int move = 0; move < 120; ++move) {
+    const int to_go = 40 - move % 40;
+    TimeControl tc;
+    tc.wtime = clock;
+    tc.btime = clock;
+    tc.movestogo = to_go;
+    const TimeBudget budget = allocate_time(tc, Color::White, kOverhead);
+    ASSERT_TRUE(budget.hard);
+    EXPECT_GE(budget.hard->count(), 1000) << "move " << move + 1;
+    clock -= int(budget.hard->count()) + kOverhead;
+    ASSERT_GT(clock, 0) << "move " << move + 1;
+    if (to_go == 1) {
+      EXPECT_GT(clock, 2000) << "move " << move + 1;
+      clock += 60000;
+    }
+  }
 }
 
 TEST(Search, SearchmovesRestrictTheRoot) {

@@ -4,6 +4,8 @@
 #include <string>
 
 #include "../test_data.h"
+#include "avocet/chess/move_text.h"
+#include "avocet/chess/position.h"
 #include "engine_process.h"
 
 namespace avocet {
@@ -39,12 +41,77 @@ TEST(BlackBox, UciSessionThroughPipes) {
   EXPECT_EQ(engine.wait_exit(3000), 0);
 }
 
-TEST(BlackBox, CommandLineErrorsAreOneLine) {
-  EngineProcess engine({"--EvalFile=/nonexistent.safetensors"});
-  const std::string out = engine.read_until("info string error", 3000);
-  EXPECT_NE(out.find("info string error: EvalFile: /nonexistent.safetensors: cannot open"),
-            std::string::npos)
-      << out;
+// The last `bestmove` of `text`, or "" when there is none.
+std::string last_bestmove(const std::string& text) {
+  const size_t at = text.rfind("bestmove ");
+  if (at == std::string::npos) return "";
+  return text.substr(at + 9, text.find_first_of(" \n", at + 9) - at - 9);
+}
+
+// A bad EvalFile is the one error a GUI must not hide: the line names the file, the reason
+// and the net that plays instead, on stdout and on stderr.
+TEST(BlackBox, BadEvalFileIsAnErrorOnStdoutAndStderr) {
+  EngineProcess engine({"--EvalFile=/nonexistent.safetensors"}, true);
+  const std::string out = engine.read_until("info string ERROR", 3000);
+  const std::string expected =
+      "info string ERROR: EvalFile: /nonexistent.safetensors: cannot open: No such file or "
+      "directory; keeping the embedded net ";
+  ASSERT_NE(out.find(expected), std::string::npos) << out;
+  const std::string line = out.substr(out.find(expected));
+  engine.send("quit");
+  EXPECT_EQ(engine.wait_exit(3000), 0);
+  EXPECT_EQ(engine.read_stderr(), line);
+}
+
+// End of input is `quit`, as in Stockfish: a search held by `infinite` or `ponder` stops,
+// prints its bestmove, and the engine exits with status 0.
+TEST(BlackBox, EndOfInputEndsAnInfiniteOrPonderSearch) {
+  for (const char* go : {"go infinite", "go ponder wtime 60000 btime 60000"}) {
+    SCOPED_TRACE(go);
+    EngineProcess engine({"--EvalFile=" + testing::data_path("tiny_house.safetensors")});
+    engine.send("setoption name Ponder value true");
+    engine.send("position startpos moves e2e4");
+    engine.send(go);
+    engine.send("isready");
+    ASSERT_NE(engine.read_until("readyok").find("readyok"), std::string::npos);
+    engine.close_input();
+    const std::string out = engine.read_until("bestmove", 5000);
+    Position after_e4 = Position::start();
+    after_e4.play(parse_uci(after_e4, "e2e4"));
+    EXPECT_NO_THROW(parse_uci(after_e4, last_bestmove(out))) << out;
+    EXPECT_EQ(engine.wait_exit(3000), 0);
+  }
+}
+
+// Every go gets exactly one bestmove, even with a bad parameter: an error line, then a move.
+TEST(BlackBox, BadGoParametersStillGetOneBestmove) {
+  EngineProcess engine({"--EvalFile=" + testing::data_path("tiny_house.safetensors")});
+  ASSERT_NE(engine.read_until("info string net").find("tiny_house"), std::string::npos);
+  engine.send("position startpos");
+  struct Case {
+    const char* go;
+    const char* error;
+  };
+  for (const Case c : {Case{"go depth abc", "go: depth must be an integer, got 'abc'"},
+                       Case{"go searchmoves e2e5",
+                            "illegal move 'e2e5' in position "
+                            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"},
+                       Case{"go depth 2 searchmoves e2e5 a2a3",
+                            "illegal move 'e2e5' in position "
+                            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"},
+                       Case{"go nodes 50 banana", "go: unknown parameter 'banana'"},
+                       Case{"go wtime x btime 1000", "go: wtime must be an integer, got 'x'"}}) {
+    SCOPED_TRACE(c.go);
+    engine.send(c.go);
+    const std::string out = engine.read_until("bestmove", 10000);
+    EXPECT_EQ(out.rfind(std::string("info string error: ") + c.error + "\n", 0), 0u) << out;
+    // Nothing more for this go: the next line answers the isready.
+    engine.send("isready");
+    EXPECT_EQ(engine.read_until("readyok"), "readyok\n");
+    const std::string best = last_bestmove(out);
+    EXPECT_NO_THROW(parse_uci(Position::start(), best)) << out;
+    if (std::string(c.go).find("a2a3") != std::string::npos) EXPECT_EQ(best, "a2a3");
+  }
   engine.send("quit");
   EXPECT_EQ(engine.wait_exit(3000), 0);
 }

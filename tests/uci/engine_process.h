@@ -36,22 +36,51 @@ inline pid_t spawn_avocet(const std::vector<std::string>& args, int in, int out,
 
 class EngineProcess {
  public:
-  explicit EngineProcess(const std::vector<std::string>& args) {
-    int in[2], out[2];
-    if (pipe(in) != 0 || pipe(out) != 0) throw std::runtime_error("pipe");
-    pid_ = spawn_avocet(args, in[0], out[1], 2, {in[1], out[0]});
+  // With `capture_stderr`, the engine's stderr is read back by read_stderr(); otherwise it
+  // goes to the test's own stderr.
+  explicit EngineProcess(const std::vector<std::string>& args, bool capture_stderr = false) {
+    int in[2], out[2], err[2] = {-1, -1};
+    if (pipe(in) != 0 || pipe(out) != 0 || (capture_stderr && pipe(err) != 0))
+      throw std::runtime_error("pipe");
+    std::vector<int> parent_ends{in[1], out[0]};
+    if (capture_stderr) parent_ends.push_back(err[0]);
+    pid_ = spawn_avocet(args, in[0], out[1], capture_stderr ? err[1] : 2, parent_ends);
     close(in[0]);
     close(out[1]);
+    if (capture_stderr) close(err[1]);
     to_ = in[1];
     from_ = out[0];
+    err_ = err[0];
   }
   ~EngineProcess() {
     if (pid_ > 0 && waitpid(pid_, nullptr, WNOHANG) == 0) {
       kill(pid_, SIGKILL);
       waitpid(pid_, nullptr, 0);
     }
-    close(to_);
+    if (to_ >= 0) close(to_);
     close(from_);
+    if (err_ >= 0) close(err_);
+  }
+
+  // Closes the engine's standard input: it reads end of file, as when a GUI goes away.
+  void close_input() {
+    close(to_);
+    to_ = -1;
+  }
+
+  // What the engine wrote to stderr (when captured) until it closed it or `ms` passed.
+  std::string read_stderr(int ms = 3000) {
+    std::string text;
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(ms);
+    while (err_ >= 0 && std::chrono::steady_clock::now() < deadline) {
+      pollfd p{err_, POLLIN, 0};
+      if (poll(&p, 1, 10) <= 0) continue;
+      char chunk[4096];
+      const ssize_t n = read(err_, chunk, sizeof chunk);
+      if (n <= 0) break;
+      text.append(chunk, size_t(n));
+    }
+    return text;
   }
 
   void send(const std::string& line) {
@@ -97,7 +126,7 @@ class EngineProcess {
 
  private:
   pid_t pid_ = -1;
-  int to_ = -1, from_ = -1;
+  int to_ = -1, from_ = -1, err_ = -1;
   std::string buffer_;
 };
 

@@ -1,6 +1,6 @@
 // Table-driven black-box test: malformed input of every kind goes to the real binary, which
-// must answer with exactly the expected error line and then still answer `isready` and
-// play a legal move.
+// must answer with exactly the expected error line (a bad `go` then still plays: every go gets
+// one bestmove) and then still answer `isready` and play a legal move.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -16,9 +16,16 @@
 namespace avocet {
 namespace {
 
+enum class Reply {
+  Error,    // `info string error: <error>`
+  GoError,  // the same, then the search of what was valid ends in one legal bestmove
+  Fatal,    // `info string ERROR: <error>` (also on stderr), for what a GUI must not hide
+};
+
 struct BadLine {
   std::string line;
-  std::string error;  // the whole expected output line
+  std::string error;  // the expected output line, after its prefix
+  Reply reply = Reply::Error;
 };
 
 std::string temp_file(const std::string& name, const std::string& bytes) {
@@ -32,7 +39,8 @@ const std::string kStart = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR";
 std::vector<BadLine> bad_uci_lines(const std::string& net) {
   const std::string corrupt = temp_file("corrupt.safetensors", "garbage\x01\x02");
   const std::string empty = temp_file("empty.safetensors", "");
-  const std::string keep = "; keeping " + net;
+  const std::string keep = "; keeping the embedded net " + net;
+  const Reply go = Reply::GoError, fatal = Reply::Fatal;
   return {
       {"xyzzy", "unknown command 'xyzzy'"},
       {"\x01\x02\xff", "unknown command '\\x01\\x02\\xff'"},
@@ -65,15 +73,16 @@ std::vector<BadLine> bad_uci_lines(const std::string& net) {
       {"position startpos moves e2e4 e7e5 e1g1",
        "illegal move 'e1g1' in position rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 "
        "2"},
-      {"go depth x", "go: depth must be an integer, got 'x'"},
-      {"go depth", "go: depth needs a value"},
-      {"go wtime abc", "go: wtime must be an integer, got 'abc'"},
-      {"go movetime 99999999999999", "go: movetime must be an integer, got '99999999999999'"},
-      {"go banana", "go: unknown parameter 'banana'"},
+      {"go depth x", "go: depth must be an integer, got 'x'", go},
+      {"go depth", "go: depth needs a value", go},
+      {"go wtime abc", "go: wtime must be an integer, got 'abc'", go},
+      {"go movetime 99999999999999", "go: movetime must be an integer, got '99999999999999'", go},
+      {"go banana", "go: unknown parameter 'banana'", go},
       // The previous row's check left the position after 1. e4.
       {"go searchmoves e2e5",
        "illegal move 'e2e5' in position rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 "
-       "1"},
+       "1",
+       go},
       {"go perft 0", "go perft: depth must be an integer from 1 to 20, got '0'"},
       {"go perft 99", "go perft: depth must be an integer from 1 to 20, got '99'"},
       {"go perft", "go perft: depth must be an integer from 1 to 20, got ''"},
@@ -90,18 +99,18 @@ std::vector<BadLine> bad_uci_lines(const std::string& net) {
       {"setoption Hash 16", "setoption: expected 'setoption name <name> [value <value>]'"},
       {"setoption name", "setoption: expected 'setoption name <name> [value <value>]'"},
       {"setoption name EvalFile value /nonexistent.safetensors",
-       "EvalFile: /nonexistent.safetensors: cannot open: No such file or directory" + keep},
+       "EvalFile: /nonexistent.safetensors: cannot open: No such file or directory" + keep, fatal},
       {"setoption name EvalFile value " + corrupt,
-       "EvalFile: " + corrupt + ": header length 100600234646856039 exceeds the file size 9" +
-           keep},
+       "EvalFile: " + corrupt + ": header length 100600234646856039 exceeds the file size 9" + keep,
+       fatal},
       {"setoption name EvalFile value " + empty,
-       "EvalFile: " + empty + ": file too short (0 bytes) for a safetensors header" + keep},
-      {"setoption name EvalFile value /", "EvalFile: /: not a regular file" + keep},
+       "EvalFile: " + empty + ": file too short (0 bytes) for a safetensors header" + keep, fatal},
+      {"setoption name EvalFile value /", "EvalFile: /: not a regular file" + keep, fatal},
   };
 }
 
 TEST(MalformedInput, EveryBadUciLineGetsItsErrorAndTheEngineStillPlays) {
-  EngineProcess engine({});
+  EngineProcess engine({}, true);
   engine.send("isready");
   const std::string hello = engine.read_until("readyok");
   const std::string prefix = "info string net ";
@@ -109,11 +118,31 @@ TEST(MalformedInput, EveryBadUciLineGetsItsErrorAndTheEngineStillPlays) {
   const std::string net = hello.substr(prefix.size(), hello.find('\n') - prefix.size());
 
   const std::vector<BadLine> table = bad_uci_lines(net);
+  std::string fatal_lines;  // what stderr must hold at the end
   for (const BadLine& row : table) {
     SCOPED_TRACE(row.line.substr(0, 80));
     engine.send(row.line);
-    engine.send("isready");
-    EXPECT_EQ(engine.read_until("readyok"), "info string error: " + row.error + "\nreadyok\n");
+    if (row.reply == Reply::GoError) {
+      const std::string out = engine.read_until("bestmove");
+      EXPECT_EQ(out.rfind("info string error: " + row.error + "\n", 0), 0u) << out;
+      EXPECT_EQ(out.find("info string error", 1), std::string::npos) << out;
+      const size_t at = out.rfind("bestmove ");
+      ASSERT_NE(at, std::string::npos) << out;
+      // The position is the one after 1. e4 that every earlier row ended with.
+      Position after_e4 = Position::start();
+      after_e4.play(parse_uci(after_e4, "e2e4"));
+      EXPECT_NO_THROW(
+          parse_uci(after_e4, out.substr(at + 9, out.find_first_of(" \n", at + 9) - at - 9)))
+          << out;
+      engine.send("isready");
+      EXPECT_EQ(engine.read_until("readyok"), "readyok\n");  // one bestmove only
+    } else {
+      engine.send("isready");
+      const std::string prefix =
+          row.reply == Reply::Fatal ? "info string ERROR: " : "info string error: ";
+      EXPECT_EQ(engine.read_until("readyok"), prefix + row.error + "\nreadyok\n");
+      if (row.reply == Reply::Fatal) fatal_lines += prefix + row.error + "\n";
+    }
 
     // The state is still defined: a position and a search work as before.
     engine.send("position startpos moves e2e4");
@@ -129,6 +158,7 @@ TEST(MalformedInput, EveryBadUciLineGetsItsErrorAndTheEngineStillPlays) {
   EXPECT_GE(table.size(), 40u);
   engine.send("quit");
   EXPECT_EQ(engine.wait_exit(3000), 0);
+  EXPECT_EQ(engine.read_stderr(), fatal_lines);
 }
 
 struct BadCommand {
@@ -158,6 +188,8 @@ TEST(MalformedInput, EveryBadCommandLineGetsOneErrorLineAndStatus2) {
       {{"puzzles", "--file", bad_csv, "--mode", "fast"},
        "--mode must be argmax or search, got 'fast'"},
       {{"puzzles", "--bogus", "3"}, "puzzles: Option 'bogus' does not exist"},
+      {{"puzzles", "--file", bad_csv, "--json", "/nonexistent/results.jsonl"},
+       "cannot write '/nonexistent/results.jsonl': No such file or directory"},
       {{"epd", "--file", "/nonexistent.epd"},
        "cannot read EPD file '/nonexistent.epd': No such file or directory"},
       {{"epd", "--file", dir}, "cannot read EPD file '" + dir + "': is a directory"},

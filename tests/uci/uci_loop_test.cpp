@@ -44,7 +44,8 @@ class Output : public std::stringbuf {
 struct Session {
   Output buffer;
   std::ostream out{&buffer};
-  UciLoop loop{out, material(), "material"};
+  std::ostringstream err;
+  UciLoop loop{out, material(), "material", err};
 
   std::string run(const std::string& script) {
     std::istringstream in(script);
@@ -179,6 +180,39 @@ TEST(UciLoop, FindsAMateAndReportsIt) {
   EXPECT_NE(s.text().find("score mate 1"), std::string::npos) << s.text();
 }
 
+// A mate in one is `mate 1` in both modes (argmax once reported `mate 0`: the side to move
+// mated), for either side to move.
+TEST(UciLoop, MateInOneIsMate1InBothModes) {
+  for (const char* mode : {"search", "argmax"}) {
+    for (const auto& [fen, mate] : {std::pair{"k7/8/1K6/8/8/8/8/7R w - - 0 1", "h1h8"},
+                                    std::pair{"7r/8/8/8/8/1k6/8/K7 b - - 0 1", "h8h1"}}) {
+      SCOPED_TRACE(std::string(mode) + " " + fen);
+      Session s;
+      s.send(std::string("setoption name Mode value ") + mode);
+      s.send(std::string("position fen ") + fen);
+      s.send("go depth 3");
+      s.loop.wait_for_search();
+      const std::string out = s.text();
+      EXPECT_EQ(bestmove_of(out), mate);
+      EXPECT_NE(out.find("score mate 1 "), std::string::npos) << out;
+      EXPECT_EQ(out.find("score mate 0"), std::string::npos) << out;
+    }
+  }
+}
+
+// Issue 14: a position that repeats the game's history once is no draw. Black, a queen
+// down, could repeat with 5...Nc6; the score must say it is lost, not `cp 0`.
+TEST(UciLoop, OneRepetitionOfTheGameHistoryIsNotScoredAsADraw) {
+  Session s;
+  s.send("position startpos moves e2e4 e7e5 g1f3 d8g5 f3g5 b8c6 g5f3 c6b8 f3g5");
+  s.send("go nodes 2000");
+  s.loop.wait_for_search();
+  const std::string out = s.text();
+  const size_t at = out.rfind("score cp ");
+  ASSERT_NE(at, std::string::npos) << out;
+  EXPECT_LT(std::stoi(out.substr(at + 9)), -300) << out;
+}
+
 TEST(UciLoop, MultiPvAndWdl) {
   Session s;
   s.send("setoption name MultiPV value 3");
@@ -239,6 +273,10 @@ TEST(UciLoop, BadLinesReportOneErrorAndKeepState) {
       {"go wtime", "info string error: go: wtime needs a value\n"},
       {"go depth x", "info string error: go: depth must be an integer, got 'x'\n"},
       {"go sideways", "info string error: go: unknown parameter 'sideways'\n"},
+      {"go depth searchmoves a2a3", "info string error: go: depth needs a value\n"},
+      {"go searchmoves e2e4 b8c6",
+       "info string error: illegal move 'e2e4' in position "
+       "rnbqkbnr/pppppppp/8/8/3P4/8/PPP1PPPP/RNBQKBNR b KQkq - 0 1\n"},
       {"flurb", "info string error: unknown command 'flurb'\n"},
       {"setoption Hash 16",
        "info string error: setoption: expected 'setoption name <name> [value <value>]'\n"},
@@ -252,7 +290,7 @@ TEST(UciLoop, BadLinesReportOneErrorAndKeepState) {
       {"setoption name Frobnication value 7",
        "info string error: setoption: unknown option 'Frobnication'\n"},
       {"setoption name EvalFile value /nonexistent.safetensors",
-       "info string error: EvalFile: /nonexistent.safetensors: cannot open: No such file or "
+       "info string ERROR: EvalFile: /nonexistent.safetensors: cannot open: No such file or "
        "directory; keeping material\n"},
   };
   for (const Case& c : cases) {
@@ -260,7 +298,24 @@ TEST(UciLoop, BadLinesReportOneErrorAndKeepState) {
     s.send("position startpos moves d2d4");
     const std::string before = s.loop.game().position().fen();
     EXPECT_TRUE(s.loop.handle_line(c.line));
-    EXPECT_EQ(s.text(), c.error) << c.line;
+    // A go with a bad parameter still plays (every go gets one bestmove); nothing else does.
+    const bool go = std::string_view(c.line).starts_with("go ") &&
+                    !std::string_view(c.line).starts_with("go perft");
+    s.loop.wait_for_search();
+    const std::string out = s.text();
+    EXPECT_EQ(out.substr(0, out.find('\n') + 1), c.error) << c.line;
+    EXPECT_EQ(count(out, "bestmove "), go ? 1 : 0) << out;
+    if (go) {
+      EXPECT_NO_THROW(parse_uci(s.loop.game().position(), bestmove_of(out))) << out;
+      // The legal searchmoves move is kept.
+      if (std::string_view(c.line).ends_with("b8c6")) EXPECT_EQ(bestmove_of(out), "b8c6");
+    } else {
+      EXPECT_EQ(out, c.error);
+    }
+    // The one error a GUI must not hide goes to stderr as well.
+    EXPECT_EQ(s.err.str(),
+              std::string_view(c.error).starts_with("info string ERROR") ? c.error : "")
+        << c.line;
     EXPECT_EQ(s.loop.game().position().fen(), before) << c.line;
     // Still usable: answers isready and plays a legal move.
     s.send("isready");
@@ -277,6 +332,26 @@ TEST(UciLoop, QuitStopsTheLoopAndASearch) {
   t.send("go infinite");
   EXPECT_FALSE(t.loop.handle_line("quit"));
   EXPECT_EQ(count(t.text(), "bestmove "), 1);
+}
+
+// End of input is quit: an infinite search stops and prints its move, and run() returns.
+TEST(UciLoop, EndOfInputStopsAnInfiniteSearch) {
+  Session s;
+  const std::string out = s.run("position startpos\ngo infinite\n");
+  EXPECT_EQ(count(out, "bestmove "), 1) << out;
+  EXPECT_NO_THROW(parse_uci(Position::start(), bestmove_of(out))) << out;
+}
+
+// A bad go with nothing valid left searches kFallbackDepth (1) iterations: a move at once.
+TEST(UciLoop, BadGoWithoutLimitsSearchesOneIteration) {
+  Session s;
+  s.send("position startpos");
+  s.send("go wtime 1x btime 5000");  // white to move: its clock is the bad one
+  s.loop.wait_for_search();
+  const std::string out = s.text();
+  EXPECT_EQ(count(out, "bestmove "), 1) << out;
+  EXPECT_NE(out.find("info depth 1 "), std::string::npos) << out;
+  EXPECT_EQ(out.find("info depth 2 "), std::string::npos) << out;
 }
 
 TEST(UciLoop, BlankAndWhitespaceLinesAreIgnored) {

@@ -7,8 +7,8 @@
 // win probabilities for the side to move, backed up by negamax (v -> 1 - v) with alpha-beta.
 // Iterative deepening multiplies theta by a constant factor per iteration. Terminal
 // positions are exact: mate is 1 (0 for the mated side) minus a tiny amount per ply so that
-// shorter mates are preferred, and stalemate, dead positions, the 50-move rule and any
-// repetition (of the game's history or the search path) are 0.5.
+// shorter mates are preferred, and stalemate, dead positions, the 50-move rule and
+// repetitions (by is_repetition_draw) are 0.5.
 #pragma once
 
 #include <atomic>
@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <functional>
 #include <optional>
+#include <span>
 #include <vector>
 
 #include "avocet/chess/game.h"
@@ -36,6 +37,16 @@ inline constexpr float kMateBand = 0.004f;  // values this close to 0 or 1 are m
 bool is_mate_value(float value);
 // Moves to mate (positive: the side to move mates; negative: it is mated), for a mate value.
 int mate_in_moves(float value);
+
+// The search's repetition rule, as Stockfish's: a position that repeats one reached after the
+// root (inside the search) is a draw; one that repeats only positions from before the root,
+// or the root itself, is a draw when this is its third occurrence. A single repetition of the
+// game's history is not a draw: the opponent need not repeat. `earlier` holds the keys of
+// the positions before this one, oldest first (the parent last); those from index
+// `first_after_root` on were reached after the root. Only the last `halfmove_clock` plies can
+// repeat, and only every other ply (same side to move).
+bool is_repetition_draw(std::span<const uint64_t> earlier, size_t first_after_root, uint64_t key,
+                        int halfmove_clock);
 
 // Shared between the threads of one search.
 struct SearchControl {
@@ -102,6 +113,7 @@ class Searcher {
   int seldepth_ = 0;
   bool stopped_ = false;
   std::vector<uint64_t> keys_;  // history (since the last irreversible move) and search path
+  size_t root_index_ = 0;       // where the root is in keys_ (the history comes before it)
   std::vector<Move> root_moves_;
 };
 

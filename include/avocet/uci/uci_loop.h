@@ -1,8 +1,12 @@
 // The UCI command loop: translates protocol lines into Engine calls and Engine reports into
 // `info` / `bestmove` lines. Every error is reported as one `info string error: ...` line;
-// the loop never throws and the state stays as it was before the bad line.
+// the loop never throws and the state stays as it was before the bad line. Every `go` gets
+// exactly one `bestmove`, a `go` with a bad parameter included (see on_go). An `EvalFile`
+// that cannot be loaded is the one error a GUI must not hide: `info string ERROR: ...`, on
+// stdout and stderr both.
 #pragma once
 
+#include <iostream>
 #include <istream>
 #include <map>
 #include <memory>
@@ -25,13 +29,15 @@ namespace avocet::uci {
 class UciLoop {
  public:
   // Plays with the default (embedded) network, or EvalFile; tests pass their own evaluator.
+  // `err` receives the diagnostics that must reach a log even when a GUI hides info strings.
   explicit UciLoop(std::ostream& out, search::EvaluatorFactory evaluator = nullptr,
-                   std::string evaluator_name = "");
+                   std::string evaluator_name = "", std::ostream& err = std::cerr);
   ~UciLoop();
 
   // Handles one line; returns false after `quit`.
   bool handle_line(std::string_view line);
-  // Reads lines until `quit` or end of input (then waits for a running search to finish).
+  // Reads lines until `quit` or end of input, which acts as `quit` (as in Stockfish): a
+  // running search stops and prints its bestmove, even one held by `infinite` or `ponder`.
   void run(std::istream& in);
 
   const Game& game() const { return game_; }
@@ -48,18 +54,23 @@ class UciLoop {
   void on_display();
   void apply_option(const OptionSpec& spec, const std::string& value);
   bool ensure_evaluator();
-  // Plays with `net` from the next `go` on (each search thread gets its own evaluator).
-  void use_network(std::shared_ptr<const nn::Network> net);
+  // Plays with `net`, read from `file` (kEmbedded for the default net), from the next `go` on
+  // (each search thread gets its own evaluator).
+  void use_network(std::shared_ptr<const nn::Network> net, const std::string& file);
+  // Which net plays now, for messages: "the embedded net N", "N (from FILE)", or "no network".
+  std::string current_net() const;
   void print(const std::string& text);
   void error(std::string_view message);
   void print_info(const search::SearchInfo& info, int multipv, bool wdl);
 
   std::ostream& out_;
+  std::ostream& err_;
   std::mutex out_mutex_;
   std::vector<OptionSpec> specs_;
   std::map<std::string, std::string> values_;  // by the spec's name
   search::Engine engine_;
   bool has_evaluator_;
+  std::string net_file_;  // where the playing net came from; empty for an evaluator passed in
   bool announced_ = false;
   Game game_;
 };
