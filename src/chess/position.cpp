@@ -1,5 +1,8 @@
 #include "avocet/chess/position.h"
 
+#include <cassert>
+
+#include "avocet/chess/movegen.h"
 #include "avocet/chess/zobrist.h"
 
 namespace avocet {
@@ -59,6 +62,8 @@ void Position::move_piece(Square from, Square to) {
 }
 
 void Position::play(Move m) {
+  // Debug builds check the contract (Release trusts the caller: this is the hot path).
+  assert(legal_moves(*this).contains(m) && "Position::play: the move is not legal here");
   const Color us = side_;
   const Square from = m.from(), to = m.to();
   const Piece moving = board_[index(from)];

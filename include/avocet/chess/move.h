@@ -10,6 +10,7 @@
 #pragma once
 
 #include <array>
+#include <cassert>
 #include <cstddef>
 #include <cstdint>
 
@@ -59,7 +60,10 @@ class MoveList {
  public:
   static constexpr size_t kCapacity = 256;
 
-  void push(Move m) { moves_[size_++] = m; }
+  void push(Move m) {
+    assert(size_ < kCapacity && "MoveList overflow");
+    moves_[size_++] = m;
+  }
   size_t size() const { return size_; }
   bool empty() const { return size_ == 0; }
   Move operator[](size_t i) const { return moves_[i]; }

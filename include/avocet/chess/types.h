@@ -4,6 +4,7 @@
 // expected; the helpers below are the only sanctioned conversions.
 #pragma once
 
+#include <cassert>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -40,7 +41,10 @@ enum class Piece : uint8_t {
 
 constexpr int kPieceCount = 12;
 constexpr int index(Piece p) { return int(p); }
-constexpr Piece make_piece(Color c, PieceType pt) { return Piece(int(c) * 6 + int(pt)); }
+constexpr Piece make_piece(Color c, PieceType pt) {
+  assert(int(c) < 2 && int(pt) < kPieceTypeCount && "make_piece: no such piece");
+  return Piece(int(c) * 6 + int(pt));
+}
 constexpr PieceType type_of(Piece p) { return PieceType(int(p) % 6); }
 constexpr Color color_of(Piece p) { return Color(int(p) / 6); }
 
@@ -71,7 +75,10 @@ enum class Square : uint8_t {
 
 constexpr int kSquareCount = 64;
 constexpr int index(Square s) { return int(s); }
-constexpr Square square_at(int i) { return Square(uint8_t(i)); }
+constexpr Square square_at(int i) {
+  assert(i >= 0 && i <= 64 && "square_at: index off the board (64 is Square::None)");
+  return Square(uint8_t(i));
+}
 constexpr Square make_square(File f, Rank r) { return Square(uint8_t(int(r) * 8 + int(f))); }
 constexpr File file_of(Square s) { return File(int(s) & 7); }
 constexpr Rank rank_of(Square s) { return Rank(int(s) >> 3); }
