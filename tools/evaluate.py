@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Action accuracy and Kendall tau of an exported network on held-out labelled positions.
 
-Held-out = the validation split by position hash that train.py uses (same --validation-percent),
-or every position of the given shards with --all.
+Held-out = the validation split by position hash that train.py uses (same
+--validation-percent), reported per data set (shard name without its counter), or every
+position of the given shards with --all.
 
 Example:
     /usr/bin/python3 tools/evaluate.py --weights weights/avocet-house.safetensors \\
@@ -15,14 +16,14 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 import argparse
 import sys
-from types import SimpleNamespace
 
 import numpy as np
 import torch
 
 import reference_model
 import shards as shard_io
-from train import Batches, validate
+from batches import Batches
+from metrics import validate_sets
 
 
 def main():
@@ -31,8 +32,8 @@ def main():
     parser.add_argument("--shards", nargs="+", required=True)
     parser.add_argument("--validation-percent", type=int, default=3)
     parser.add_argument("--all", action="store_true", help="every position, not the split")
-    parser.add_argument("--positions", type=int, default=10000)
-    parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--positions", type=int, default=10000, help="per data set")
+    parser.add_argument("--threads", type=int, default=1)
     args = parser.parse_args()
     torch.set_num_threads(args.threads)
 
@@ -40,14 +41,13 @@ def main():
     if model.family != "house":
         sys.exit("evaluate.py scores house networks")
     data = shard_io.load_shards(args.shards)
-    rows = (np.arange(len(data)) if args.all else
-            np.flatnonzero(shard_io.validation_mask(data.tokens, args.validation_percent)))
-    rows = rows[: args.positions]
+    chosen = (np.ones(len(data), bool) if args.all else
+              shard_io.validation_mask(data.tokens, args.validation_percent))
+    sets = {name: np.flatnonzero(chosen & (data.sources == i))[: args.positions]
+            for i, name in enumerate(data.source_names)}
     batches = Batches(data, model.mirror, torch.device("cpu"))
-    loss, accuracy, tau = validate(model, batches, rows, SimpleNamespace(bins=model.config["bins"]),
-                                   torch.device("cpu"))
-    print(f"{args.weights}: {len(rows)} positions, loss {loss:.4f}, "
-          f"action accuracy {accuracy:.4f}, Kendall tau {tau:.4f}")
+    print(f"{args.weights}:", end="")
+    validate_sets(model, batches, sets, model.config["bins"], torch.device("cpu"))
     return 0
 
 

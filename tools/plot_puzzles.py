@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Draws puzzle accuracy by rating for one or more `avocet puzzles --json` results.
+"""Draws puzzle accuracy by rating for one or more `avocet puzzles --json` results (JSON
+Lines: one object per puzzle with id, rating, solved, label, ...).
 
 Example:
     /usr/bin/python3 tools/plot_puzzles.py argmax.json search-400.json --out puzzles.png
@@ -18,23 +19,26 @@ import matplotlib.pyplot as plt
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("results", nargs="+", help="JSON files from avocet puzzles --json")
+    parser.add_argument("results", nargs="+", help="JSON Lines files from avocet puzzles --json")
     parser.add_argument("--out", default="puzzles.png")
     parser.add_argument("--bucket", type=int, default=200, help="rating bucket width")
     args = parser.parse_args()
 
     fig, ax = plt.subplots(figsize=(8, 5))
     for path in args.results:
-        data = json.load(open(path))
+        rows = [json.loads(line) for line in open(path) if line.strip()]
+        if not rows:
+            print(f"{path}: no puzzles, skipped", file=sys.stderr)
+            continue
         buckets = {}
-        for p in data["puzzles"]:
+        for p in rows:
             b = p["rating"] // args.bucket * args.bucket
             solved, total = buckets.get(b, (0, 0))
             buckets[b] = (solved + p["solved"], total + 1)
         xs = sorted(b for b, (_, total) in buckets.items() if total >= 10)
         ys = [100 * buckets[b][0] / buckets[b][1] for b in xs]
-        label = data.get("label") or os.path.splitext(os.path.basename(path))[0]
-        overall = 100 * data["solved"] / max(1, data["total"])
+        label = rows[0].get("label") or os.path.splitext(os.path.basename(path))[0]
+        overall = 100 * sum(bool(p["solved"]) for p in rows) / len(rows)
         ax.plot([x + args.bucket / 2 for x in xs], ys, marker="o", label=f"{label} ({overall:.1f}%)")
     ax.set_xlabel("puzzle rating")
     ax.set_ylabel("solved (%)")

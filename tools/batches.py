@@ -1,0 +1,43 @@
+"""Model inputs from shard data: random batches of positions with all their labelled moves.
+
+Example:
+    >>> batches = Batches(shards.load_shards(["shards"]), mirror=True, device="cpu")
+    >>> *inputs, wins, counts = batches.make(np.array([0, 1]))
+    >>> len(wins) == counts.sum()
+    True
+"""
+
+import numpy as np
+import torch
+
+import shards as shard_io
+
+
+class Batches:
+    """Inputs of HouseNet.forward for given rows: tokens, per-move token positions, promotion
+    and board index, square and move features (mirrored like the tokens when the net
+    mirrors), then the targets: win probabilities and moves per position."""
+
+    def __init__(self, data, mirror, device):
+        self.data = data
+        self.device = device
+        if mirror:
+            self.tokens, self.flipped = shard_io.mirror_tokens(data.tokens)
+        else:
+            self.tokens, self.flipped = data.tokens, np.zeros(len(data), bool)
+        self.squares = shard_io.mirror_squares(data.squares, self.flipped)
+
+    def make(self, rows):
+        d = self.data
+        counts = d.offsets[rows + 1] - d.offsets[rows]
+        move_index = np.concatenate([np.arange(d.offsets[r], d.offsets[r + 1]) for r in rows])
+        actions = d.actions[move_index]
+        flip = np.repeat(self.flipped[rows], counts)
+        actions = np.where(flip, shard_io.ACTION_MIRROR[actions], actions)
+        to = lambda a, dtype=torch.long: torch.as_tensor(a, dtype=dtype, device=self.device)
+        return (to(self.tokens[rows].astype(np.int64)), to(shard_io.ACTION_FROM_TOKEN[actions]),
+                to(shard_io.ACTION_TO_TOKEN[actions]), to(shard_io.ACTION_PROMOTION[actions]),
+                to(np.repeat(np.arange(len(rows)), counts)),
+                torch.as_tensor(self.squares[rows], device=self.device),
+                torch.as_tensor(d.moves[move_index], device=self.device),
+                to(d.wins[move_index], torch.float32), to(counts))

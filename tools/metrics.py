@@ -1,0 +1,77 @@
+"""Training targets and held-out metrics of the house network, shared by train.py and
+evaluate.py.
+
+Example:
+    >>> targets = hl_gauss_targets(torch.tensor([0.5]), bins=4)
+    >>> targets.sum().item()
+    1.0
+"""
+
+import math
+
+import numpy as np
+import torch
+
+
+def hl_gauss_targets(wins, bins, sigma_bins=0.75):
+    """HL-Gauss: the mass a Gaussian at w (sigma in bin widths) puts on each bin of [0, 1]."""
+    edges = torch.linspace(0, 1, bins + 1, device=wins.device)
+    sigma = sigma_bins / bins
+    cdf = torch.special.ndtr((edges[None, :] - wins[:, None]) / sigma)
+    mass = cdf[:, 1:] - cdf[:, :-1]
+    return mass / mass.sum(-1, keepdim=True)
+
+
+def kendall_tau(a, b):
+    """Kendall's tau-b over all pairs (ties in either counted as neither)."""
+    da = np.sign(a[:, None] - a[None, :])
+    db = np.sign(b[:, None] - b[None, :])
+    upper = np.triu_indices(len(a), 1)
+    da, db = da[upper], db[upper]
+    concordance = (da * db).sum()
+    denominator = math.sqrt(max((da != 0).sum(), 1) * max((db != 0).sum(), 1))
+    return concordance / denominator
+
+
+@torch.no_grad()
+def validate(model, batches, rows, bins, device):
+    """Validation loss, action accuracy (top-1 agreement with Stockfish's best move) and mean
+    Kendall tau between predicted and Stockfish action values."""
+    was_training = model.training
+    model.eval()
+    total_loss, moves, correct, taus = 0.0, 0, 0, []
+    centres = (torch.arange(bins, device=device) + 0.5) / bins
+    for start in range(0, len(rows), 256):
+        chunk = rows[start:start + 256]
+        *inputs, wins, counts = batches.make(chunk)
+        log_probs = model(*inputs).float().log_softmax(-1)
+        total_loss += -(hl_gauss_targets(wins, bins) * log_probs).sum().item()
+        moves += len(wins)
+        predicted = (log_probs.exp() * centres).sum(-1).cpu().numpy()
+        truth = wins.cpu().numpy()
+        begin = 0
+        for n in counts.tolist():
+            pv, tv = predicted[begin:begin + n], truth[begin:begin + n]
+            correct += tv[np.argmax(pv)] >= tv.max() - 1e-6
+            if n > 1:
+                taus.append(kendall_tau(pv, tv))
+            begin += n
+    model.train(was_training)
+    return total_loss / moves, correct / len(rows), float(np.mean(taus))
+
+
+def validate_sets(model, batches, sets, bins, device):
+    """Validates on each data set's positions and prints one line per set. Returns the
+    first set's loss, action accuracy and tau, plus every set's under its own name."""
+    result = {}
+    for name, rows in sets.items():
+        if len(rows) == 0:
+            continue
+        loss, accuracy, tau = validate(model, batches, rows, bins, device)
+        print(f"\nvalidation {name} ({len(rows)} positions): loss {loss:.4f}, action accuracy "
+              f"{accuracy:.4f}, Kendall tau {tau:.4f}", end="", flush=True)
+        result[name] = {"val_loss": loss, "action_accuracy": accuracy, "kendall_tau": tau}
+        if "val_loss" not in result:
+            result.update(result[name])
+    print(flush=True)
+    return result
