@@ -50,6 +50,8 @@ constexpr Subcommand kSubcommands[] = {
     {"puzzles", "puzzles --file CSV [--limit N] [--evaluator net|material]   puzzle bench",
      puzzles_command},
     {"epd", "epd --file EPD [--movetime MS]          bm/am and STS suites", epd_command},
+    {"tb", "tb [--path DIRS] FEN                     Syzygy WDL/DTZ of a position and its moves",
+     tb_command},
     {"version", "version                                 print the version", version_command},
 };
 

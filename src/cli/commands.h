@@ -40,5 +40,6 @@ int datagen_command(const Args& args, const Streams& io);
 int puzzles_command(const Args& args, const Streams& io);
 int bench_command(const Args& args, const Streams& io);
 int epd_command(const Args& args, const Streams& io);
+int tb_command(const Args& args, const Streams& io);
 
 }  // namespace avocet::cli

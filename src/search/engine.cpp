@@ -6,6 +6,7 @@
 
 #include "avocet/chess/movegen.h"
 #include "avocet/search/argmax_policy.h"
+#include "avocet/search/tablebase_root.h"
 
 namespace avocet::search {
 
@@ -110,7 +111,62 @@ void Engine::run_search(GoRequest request, TimeBudget budget, EngineCallbacks ca
   };
   IterationReport result;
   const MoveList legal = legal_moves(game_.position());
-  if (!legal.empty()) {
+
+  // The tables decide the root: only the moves that keep the best result are searched, and a
+  // won position plays the shortest win to the next zeroing move at once (the network cannot
+  // be trusted to convert). The reported values of root moves are the tables'.
+  std::vector<TablebaseMove> tb_root;
+  control_.tbhits = 0;
+  if (options_.tablebases && !legal.empty()) {
+    const Position& pos = game_.position();
+    tb_root = rank_root_moves(pos, pos.halfmove_clock(), *options_.tablebases,
+                              options_.syzygy_50_move_rule, options_.syzygy_probe_limit);
+    control_.tbhits = tb_root.size();
+    if (!request.searchmoves.empty())
+      std::erase_if(tb_root, [&](const TablebaseMove& t) {
+        return std::find(request.searchmoves.begin(), request.searchmoves.end(), t.move) ==
+               request.searchmoves.end();
+      });
+  }
+  const std::vector<TablebaseMove> tb_best = best_group(tb_root);
+  const auto tablebase_line = [&](RootLine& line) {
+    const auto it = std::find_if(tb_root.begin(), tb_root.end(),
+                                 [&](const TablebaseMove& t) { return t.move == line.move; });
+    if (it == tb_root.end()) return;
+    const int wdl = value(it->wdl);
+    line.tablebase_wdl = wdl;
+    const int plies = std::abs(it->dtz.value_or(1));
+    if (wdl == 2)
+      line.value = tablebase_win_value(plies);
+    else if (wdl == -2)
+      line.value = 1.0f - tablebase_win_value(plies);
+    else
+      line.value = 0.5f;
+  };
+  const auto report_info = [&](const IterationReport& report, int hashfull) {
+    if (!callbacks.on_info) return;
+    SearchInfo info{report, elapsed(), hashfull};
+    if (!tb_root.empty()) {
+      for (RootLine& line : info.report.lines) tablebase_line(line);
+      std::stable_sort(info.report.lines.begin(), info.report.lines.end(),
+                       [](const RootLine& a, const RootLine& b) { return a.value > b.value; });
+    }
+    callbacks.on_info(info);
+  };
+  const bool tablebase_win =
+      !tb_best.empty() && tb_best.front().wdl == syzygy::Wdl::Win && tb_best.front().dtz;
+  if (tablebase_win) {
+    result.depth = 1;
+    result.nodes = 1;
+    result.tbhits = control_.tbhits.load();
+    result.lines.push_back({tb_best.front().move, 0.0f, {tb_best.front().move}, {}});
+    report_info(result, 0);
+  } else if (!tb_best.empty()) {
+    request.searchmoves.clear();
+    for (const TablebaseMove& t : tb_best) request.searchmoves.push_back(t.move);
+  }
+
+  if (!legal.empty() && !tablebase_win) {
     if (options_.mode == Mode::Argmax) {
       const auto evaluator = factory_();
       const std::vector<ScoredMove> scored = score_moves(game_, *evaluator);
@@ -125,10 +181,11 @@ void Engine::run_search(GoRequest request, TimeBudget budget, EngineCallbacks ca
         // ply) that is a mate at ply 1, which reports as `mate 1` (1 itself would read as a
         // mate in 0 plies: the side to move mated).
         const float value = s.win_probability >= 1.0f ? 1.0f - kMateStep : s.win_probability;
-        result.lines.push_back({s.move, value, {s.move}});
+        result.lines.push_back({s.move, value, {s.move}, {}});
       }
-      if (result.lines.empty()) result.lines.push_back({scored.front().move, 0.5f, {}});
-      if (callbacks.on_info) callbacks.on_info({result, elapsed(), 0});
+      if (result.lines.empty()) result.lines.push_back({scored.front().move, 0.5f, {}, {}});
+      result.tbhits = control_.tbhits.load();
+      report_info(result, 0);
     } else {
       Limits limits;
       limits.depth = request.depth;
@@ -136,26 +193,31 @@ void Engine::run_search(GoRequest request, TimeBudget budget, EngineCallbacks ca
       limits.searchmoves = request.searchmoves;
       if (budget.soft && !request.infinite) limits.soft_deadline = start_ + *budget.soft;
 
+      const TablebaseSettings tablebase_settings{
+          options_.tablebases.get(), options_.syzygy_probe_limit, options_.syzygy_50_move_rule};
       // Helper threads search the same tree through the shared table (lazy SMP).
       std::vector<std::thread> helpers;
       for (int i = 1; i < options_.threads; ++i) {
-        helpers.emplace_back([this, i] {
+        helpers.emplace_back([this, i, tablebase_settings] {
           const auto evaluator = factory_();
           SearchParameters params = options_.params;
           params.initial_threshold *= (i % 2) ? params.threshold_factor : 1.0;
-          Searcher helper(*evaluator, table_, params, control_);
+          Searcher helper(*evaluator, table_, params, control_, 1, tablebase_settings);
           helper.run(game_, Limits{}, nullptr);
         });
       }
       const auto evaluator = factory_();
-      Searcher searcher(*evaluator, table_, options_.params, control_, options_.multipv);
+      Searcher searcher(*evaluator, table_, options_.params, control_, options_.multipv,
+                        tablebase_settings);
       result = searcher.run(game_, limits, [&](const IterationReport& report) {
-        if (callbacks.on_info) callbacks.on_info({report, elapsed(), table_.hashfull()});
+        report_info(report, table_.hashfull());
       });
       control_.stop = true;
       for (auto& h : helpers) h.join();
-      if (result.depth == 0 && callbacks.on_info)
-        callbacks.on_info({result, elapsed(), table_.hashfull()});
+      if (result.depth == 0) {
+        result.tbhits = control_.tbhits.load();
+        report_info(result, table_.hashfull());
+      }
     }
   }
 

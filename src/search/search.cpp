@@ -5,6 +5,7 @@
 #include <numeric>
 
 #include "avocet/chess/movegen.h"
+#include "avocet/syzygy/tablebase.h"
 
 namespace avocet::search {
 
@@ -13,6 +14,20 @@ bool is_mate_value(float value) { return value <= kMateBand || value >= 1.0f - k
 int mate_in_moves(float value) {
   const int plies = int(std::lround((value < 0.5f ? value : 1.0f - value) / kMateStep));
   return value > 0.5f ? (plies + 1) / 2 : -(plies / 2);
+}
+
+float tablebase_win_value(int ply) {
+  return kTablebaseWin - float(std::clamp(ply, 0, kTablebasePlies)) * kMateStep;
+}
+
+bool is_tablebase_value(float value) {
+  const float v = std::max(value, 1.0f - value);
+  return v >= 1.0f - kMateBand && v <= kTablebaseWin + 0.5f * kMateStep;
+}
+
+int tablebase_plies(float value) {
+  const int plies = int(std::lround((kTablebaseWin - std::max(value, 1.0f - value)) / kMateStep));
+  return value > 0.5f ? plies : -plies;
 }
 
 bool SearchControl::should_stop() const {
@@ -49,12 +64,14 @@ void policy(std::span<const float> values, double temperature, std::span<float> 
 }  // namespace
 
 Searcher::Searcher(nn::Evaluator& evaluator, TranspositionTable& table,
-                   const SearchParameters& params, SearchControl& control, int multipv)
+                   const SearchParameters& params, SearchControl& control, int multipv,
+                   TablebaseSettings tablebases)
     : evaluator_(evaluator),
       table_(table),
       params_(params),
       control_(control),
-      multipv_(std::max(1, multipv)) {}
+      multipv_(std::max(1, multipv)),
+      tablebases_(tablebases) {}
 
 bool is_repetition_draw(std::span<const uint64_t> earlier, size_t first_after_root, uint64_t key,
                         int halfmove_clock) {
@@ -80,6 +97,29 @@ std::optional<float> Searcher::rule_value(const Position& pos, int ply,
   return std::nullopt;
 }
 
+std::optional<float> Searcher::tablebase_value(const Position& pos, int ply) const {
+  const syzygy::Tablebases* tables = tablebases_.tables;
+  if (!tables || pos.halfmove_clock() != 0 || pos.castling_rights() != kNoCastling ||
+      pos.occupied().count() > std::min(tablebases_.probe_limit, tables->max_pieces()))
+    return std::nullopt;
+  const auto wdl = tables->probe_wdl(pos);
+  if (!wdl) return std::nullopt;
+  control_.tbhits.fetch_add(1, std::memory_order_relaxed);
+  switch (*wdl) {
+    case syzygy::Wdl::Win:
+      return tablebase_win_value(ply);
+    case syzygy::Wdl::Loss:
+      return 1.0f - tablebase_win_value(ply);
+    case syzygy::Wdl::CursedWin:
+      return tablebases_.rule50 ? 0.5f : tablebase_win_value(ply);
+    case syzygy::Wdl::BlessedLoss:
+      return tablebases_.rule50 ? 0.5f : 1.0f - tablebase_win_value(ply);
+    case syzygy::Wdl::Draw:
+      break;
+  }
+  return 0.5f;
+}
+
 void Searcher::network_values(const Position& pos, const MoveList& moves, std::span<float> values) {
   const std::span<const Move> list(moves.begin(), moves.size());
   if (table_.probe_values(pos.key(), list, values)) return;
@@ -96,6 +136,7 @@ float Searcher::search(const Position& pos, double probability, float alpha, flo
   }
   const MoveList moves = legal_moves(pos);
   if (const auto rule = rule_value(pos, ply, moves)) return *rule;
+  if (const auto tablebase = tablebase_value(pos, ply)) return *tablebase;
 
   const uint64_t key = pos.key();
   const float budget = float(probability / theta_);
@@ -133,7 +174,8 @@ float Searcher::search(const Position& pos, double probability, float alpha, flo
       value = 1.0f - search(child, child_probability, 1.0f - beta, 1.0f - alpha, ply + 1);
     } else {
       const auto rule = rule_value(child, ply + 1, legal_moves(child));
-      value = rule ? 1.0f - *rule : q[i];
+      const auto known = rule ? rule : tablebase_value(child, ply + 1);
+      value = known ? 1.0f - *known : q[i];
     }
     if (stopped_) break;
     if (value > best) {
@@ -180,7 +222,8 @@ float Searcher::search_root(const Position& pos, std::vector<RootLine>& lines) {
       value = 1.0f - search(child, pi[i], 0.0f, 1.0f - alpha, 1);
     } else {
       const auto rule = rule_value(child, 1, legal_moves(child));
-      value = rule ? 1.0f - *rule : q[i];
+      const auto known = rule ? rule : tablebase_value(child, 1);
+      value = known ? 1.0f - *known : q[i];
     }
     if (stopped_) break;
     lines[i].value = value;
@@ -224,7 +267,7 @@ IterationReport Searcher::run(const Game& game, const Limits& limits,
     if (limits.searchmoves.empty() ||
         std::find(limits.searchmoves.begin(), limits.searchmoves.end(), m) !=
             limits.searchmoves.end())
-      lines.push_back({m, 0.0f, {}});
+      lines.push_back({m, 0.0f, {}, {}});
   IterationReport report;
   if (lines.empty()) return report;
 
@@ -261,12 +304,14 @@ IterationReport Searcher::run(const Game& game, const Limits& limits,
     report.depth = depth;
     report.seldepth = seldepth_;
     report.nodes = control_.nodes.load();
+    report.tbhits = control_.tbhits.load();
     report.lines = lines;
     for (RootLine& line : report.lines) line.pv = principal_variation(root, line.move);
     if (on_iteration) on_iteration(report);
 
     if (limits.depth && depth >= *limits.depth) break;
-    if (limits.mate && is_mate_value(lines.front().value) && lines.front().value > 0.5f &&
+    if (limits.mate && is_mate_value(lines.front().value) &&
+        !is_tablebase_value(lines.front().value) && lines.front().value > 0.5f &&
         mate_in_moves(lines.front().value) <= *limits.mate)
       break;
     if (limits.soft_deadline && !control_.pondering &&

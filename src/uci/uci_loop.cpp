@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <fmt/ostream.h>
 
+#include <atomic>
 #include <charconv>
 #include <exception>
 #include <string>
@@ -53,7 +54,9 @@ std::vector<OptionSpec> option_specs() {
       {"UCI_ShowWDL", T::Check, "false", 0, 0, {}, "add wdl to info lines"},
       {"EvalFile", T::String, kEmbedded, 0, 0, {}, "network file (safetensors)"},
       {"Mode", T::Combo, "search", 0, 0, {"search", "argmax"}, "search, or argmax (no search)"},
-      {"SyzygyPath", T::String, "<empty>", 0, 0, {}, "accepted; tablebases are not probed yet"},
+      {"SyzygyPath", T::String, "<empty>", 0, 0, {}, "Syzygy table directories, ':'-separated"},
+      {"SyzygyProbeLimit", T::Spin, "7", 0, 7, {}, "most pieces to probe the tables with"},
+      {"Syzygy50MoveRule", T::Check, "true", 0, 0, {}, "cursed wins and blessed losses draw"},
       {"PolicyTemperature", T::Spin, "60", 1, 1000, {}, "softmax temperature over Q, x1000"},
       {"ThresholdStart", T::Spin, "250", 1, 1000, {}, "first iteration's theta, x1000"},
       {"ThresholdFactor", T::Spin, "50", 1, 99, {}, "theta multiplier per iteration, x100"},
@@ -141,6 +144,14 @@ void UciLoop::print(const std::string& text) {
   std::lock_guard lock(out_mutex_);
   out_ << text;
   out_.flush();
+}
+
+void UciLoop::report_error_line(const std::string& line) {
+  std::lock_guard lock(out_mutex_);
+  out_ << line;
+  out_.flush();
+  err_ << line;
+  err_.flush();
 }
 
 void UciLoop::error(std::string_view message) {
@@ -357,24 +368,41 @@ void UciLoop::print_info(const search::SearchInfo& info, int multipv, bool wdl) 
   std::string text;
   for (int k = 0; k < multipv; ++k) {
     const search::RootLine& line = r.lines[k];
-    std::string score =
-        search::is_mate_value(line.value)
-            ? fmt::format("mate {}", search::mate_in_moves(line.value))
-            : fmt::format("cp {}", search::centipawns_from_win_probability(line.value));
+    // Tablebase wins score 20000 cp less one per ply to the tablebase position (losses the
+    // mirror), below every mate.
+    const bool tablebase = search::is_tablebase_value(line.value);
+    std::string score;
+    if (tablebase) {
+      const int plies = search::tablebase_plies(line.value);
+      score = fmt::format("cp {}", plies > 0 ? 20000 - plies : -20000 - plies);
+    } else if (search::is_mate_value(line.value)) {
+      score = fmt::format("mate {}", search::mate_in_moves(line.value));
+    } else {
+      score = fmt::format("cp {}", search::centipawns_from_win_probability(line.value));
+    }
     if (wdl) {
-      // The net predicts the expected score s = W + D/2 only: W = s^2, L = (1-s)^2 is a
-      // simple split consistent with it.
-      const double s = std::clamp(double(line.value), 0.0, 1.0);
-      const int w = int(std::lround(1000 * s * s)), l = int(std::lround(1000 * (1 - s) * (1 - s)));
-      score += fmt::format(" wdl {} {} {}", w, 1000 - w - l, l);
+      // The tables' result is certain. The net predicts the expected score s = W + D/2 only:
+      // W = s^2, L = (1-s)^2 is a simple split consistent with it.
+      const int known = line.tablebase_wdl ? *line.tablebase_wdl
+                        : tablebase        ? (line.value > 0.5f ? 2 : -2)
+                                           : 3;
+      if (known != 3) {
+        const int w = known == 2 ? 1000 : 0, l = known == -2 ? 1000 : 0;
+        score += fmt::format(" wdl {} {} {}", w, 1000 - w - l, l);
+      } else {
+        const double s = std::clamp(double(line.value), 0.0, 1.0);
+        const int w = int(std::lround(1000 * s * s)),
+                  l = int(std::lround(1000 * (1 - s) * (1 - s)));
+        score += fmt::format(" wdl {} {} {}", w, 1000 - w - l, l);
+      }
     }
     std::string pv;
     for (Move m : line.pv) pv += " " + to_uci(m);
     text += fmt::format(
         "info depth {} seldepth {} multipv {} score {} nodes {} nps {} time {} "
-        "hashfull {} pv{}\n",
+        "hashfull {} tbhits {} pv{}\n",
         std::max(1, r.depth), std::max(1, r.seldepth), k + 1, score, r.nodes, nps, ms,
-        info.hashfull, pv);
+        info.hashfull, r.tbhits, pv);
   }
   print(text);
 }
@@ -411,17 +439,38 @@ void UciLoop::apply_option(const OptionSpec& spec, const std::string& value) {
         } catch (const std::exception&) {
         }
       }
-      const std::string line = fmt::format("info string ERROR: EvalFile: {}; keeping {}\n",
-                                           printable(e.what()), current_net());
-      print(line);
-      err_ << line;
-      err_.flush();
+      report_error_line(fmt::format("info string ERROR: EvalFile: {}; keeping {}\n",
+                                    printable(e.what()), current_net()));
       return;
     }
     use_network(net, embedded ? std::string(kEmbedded) : value);
     values_[spec.name] = embedded ? kEmbedded : value;
     print(fmt::format("info string net {}\n", net->description()));
     announced_ = true;
+    return;
+  }
+  if (spec.name == "SyzygyPath") {
+    std::shared_ptr<const syzygy::Tablebases> tables;
+    if (!value.empty() && value != "<empty>") {
+      // Problems found while scanning are printed after the count; those found later (a table
+      // that turns out corrupt at its first probe) as they come, from the search thread.
+      auto live = std::make_shared<std::atomic<bool>>(false);
+      tables = std::make_shared<const syzygy::Tablebases>(
+          value, [this, live](const std::string& message) {
+            if (*live)
+              report_error_line(fmt::format("info string ERROR: {}\n", printable(message)));
+          });
+      print(fmt::format("info string found {} tables ({} WDL, {} DTZ) in {}\n",
+                        tables->table_count(), tables->wdl_count(), tables->dtz_count(),
+                        printable(value)));
+      for (const std::string& message : tables->errors())
+        report_error_line(fmt::format("info string ERROR: {}\n", printable(message)));
+      *live = true;
+    }
+    search::EngineOptions o = engine_.options();
+    o.tablebases = std::move(tables);
+    engine_.set_options(o);
+    values_[spec.name] = value.empty() ? "<empty>" : value;
     return;
   }
   // The engine takes the new values first, so a failure (Hash too large) changes nothing.
@@ -436,6 +485,8 @@ void UciLoop::apply_option(const OptionSpec& spec, const std::string& value) {
   o.params.policy_temperature = std::stoi(values["PolicyTemperature"]) / 1000.0;
   o.params.initial_threshold = std::stoi(values["ThresholdStart"]) / 1000.0;
   o.params.threshold_factor = std::stoi(values["ThresholdFactor"]) / 100.0;
+  o.syzygy_probe_limit = std::stoi(values["SyzygyProbeLimit"]);
+  o.syzygy_50_move_rule = values["Syzygy50MoveRule"] == "true";
   try {
     engine_.set_options(o);
   } catch (const std::runtime_error& e) {

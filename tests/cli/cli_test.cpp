@@ -231,5 +231,35 @@ TEST(Cli, PuzzlesResumeSkipsWhatTheFileHoldsAndCountsIt) {
       << other.err;
 }
 
+TEST(Cli, TbPrintsWdlDtzAndEveryMoveBestFirst) {
+  const std::string dir = std::string(AVOCET_TEST_DATA_DIR) + "/syzygy";
+  const Result r = run_cli({"tb", "--path", dir.c_str(), "8/8/8/8/8/2k5/8/KR6 w - - 0 1"});
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out.rfind("fen: 8/8/8/8/8/2k5/8/KR6 w - - 0 1\nwdl: 2 (win)\ndtz: 27\n"
+                        "move     wdl   dtz  result\n"
+                        "b1d1       2    27  win\n",
+                        0),
+            0u)
+      << r.out;
+  EXPECT_NE(r.out.find("b1b3       0     0  draw\n"), std::string::npos);
+  EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 4 + 14);
+}
+
+TEST(Cli, TbErrors) {
+  const std::string dir = std::string(AVOCET_TEST_DATA_DIR) + "/syzygy";
+  for (std::vector<const char*> args :
+       {std::vector<const char*>{"tb", "--path", dir.c_str(), "8/8/8 w - -"},
+        {"tb", "--path", dir.c_str()},
+        {"tb", "--path", "/nonexistent/syzygy", "8/8/8/8/8/2k5/8/KR6 w - - 0 1"},
+        {"tb", "--path", dir.c_str(), "8/8/8/8/8/2k5/8/KRB5 w - - 0 1"},
+        {"tb", "--path", dir.c_str(), "4k3/8/8/8/8/8/8/R3K3 w Q - 0 1"}}) {
+    const Result r = run_cli(args);
+    EXPECT_EQ(r.status, 2) << args.back();
+    EXPECT_EQ(r.out, "");
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+    EXPECT_EQ(r.err.rfind("avocet: ", 0), 0u) << r.err;
+  }
+}
+
 }  // namespace
 }  // namespace avocet::cli

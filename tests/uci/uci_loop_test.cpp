@@ -8,6 +8,7 @@
 #include <sstream>
 #include <thread>
 
+#include "../test_data.h"
 #include "avocet/chess/move_text.h"
 #include "avocet/chess/movegen.h"
 #include "avocet/nn/material_evaluator.h"
@@ -85,7 +86,9 @@ TEST(UciLoop, HandshakeDeclaresEveryOption) {
         "option name Move Overhead type spin", "option name UCI_ShowWDL type check",
         "option name EvalFile type string",
         "option name Mode type combo default search var search var argmax",
-        "option name SyzygyPath type string"})
+        "option name SyzygyPath type string default <empty>",
+        "option name SyzygyProbeLimit type spin default 7 min 0 max 7",
+        "option name Syzygy50MoveRule type check default true"})
     EXPECT_NE(out.find(option), std::string::npos) << option;
   EXPECT_NE(out.find("uciok\n"), std::string::npos);
   EXPECT_NE(out.find("readyok\n"), std::string::npos);
@@ -241,8 +244,11 @@ TEST(UciLoop, OptionsWithSpacesAndValues) {
   EXPECT_EQ(s.loop.option("move overhead"), "120");
   s.send("setoption name Hash value 8");
   s.send("setoption name Threads value 2");
-  s.send("setoption name SyzygyPath value /tmp/syzygy");
   EXPECT_EQ(s.text(), "");
+  s.send("setoption name SyzygyPath value /nonexistent/syzygy");
+  EXPECT_EQ(s.text(),
+            "info string found 0 tables (0 WDL, 0 DTZ) in /nonexistent/syzygy\n"
+            "info string ERROR: syzygy: /nonexistent/syzygy: no such directory\n");
   s.send("position startpos");
   s.send("go nodes 300");
   s.loop.wait_for_search();
@@ -372,6 +378,59 @@ TEST(UciLoop, InputIsUntiedFromOutput) {
   in.tie(&s.out);
   s.loop.run(in);
   EXPECT_EQ(in.tie(), nullptr);
+}
+
+TEST(UciLoop, SyzygyPathCountsTablesAndTheEngineUsesThem) {
+  Session s;
+  const std::string dir = testing::data_path("syzygy");
+  s.send("setoption name SyzygyPath value " + dir + ":/nonexistent/syzygy");
+  const std::string out = s.text();
+  EXPECT_NE(out.find("info string found 18 tables (10 WDL, 8 DTZ) in " + dir), std::string::npos)
+      << out;
+  EXPECT_NE(out.find("info string ERROR: syzygy: /nonexistent/syzygy: no such directory\n"),
+            std::string::npos);
+  EXPECT_NE(s.err.str().find("ERROR: syzygy: /nonexistent/syzygy"), std::string::npos);
+  EXPECT_EQ(s.loop.option("SyzygyPath"), dir + ":/nonexistent/syzygy");
+
+  // A won KRvK position: the tables' move, a tablebase score, tbhits.
+  s.send("setoption name UCI_ShowWDL value true");
+  s.send("position fen 8/8/8/8/8/2k5/8/KR6 w - - 0 1");
+  s.send("go nodes 500");
+  s.loop.wait_for_search();
+  EXPECT_EQ(bestmove_of(s.text()), "b1d1");
+  EXPECT_NE(s.text().find("score cp 19973 wdl 1000 0 0"), std::string::npos) << s.text();
+  EXPECT_NE(s.text().find(" tbhits 14 "), std::string::npos) << s.text();
+
+  // The losing side: a tablebase loss.
+  s.send("position fen 8/8/8/8/8/2k5/8/KQ6 b - - 0 1");
+  s.send("go nodes 300");
+  s.loop.wait_for_search();
+  EXPECT_EQ(bestmove_of(s.text()), "c3c4");
+  EXPECT_NE(s.text().find("wdl 0 0 1000"), std::string::npos);
+
+  // A probe limit below the material: the tables are not used.
+  s.send("setoption name SyzygyProbeLimit value 2");
+  s.send("position fen 8/8/8/8/8/2k5/8/KR6 w - - 0 1");
+  const size_t before = s.text().size();
+  s.send("go nodes 100");
+  s.loop.wait_for_search();
+  const std::string after = s.text().substr(before);
+  EXPECT_EQ(count(after, "bestmove "), 1);
+  EXPECT_EQ(after.find("score cp 1997"), std::string::npos) << after;
+  EXPECT_NE(after.find(" tbhits 0 "), std::string::npos) << after;
+}
+
+TEST(UciLoop, MissingSyzygyDirectoryLetsTheEnginePlayOn) {
+  Session s;
+  s.send("setoption name SyzygyPath value /nonexistent/a:/nonexistent/b");
+  EXPECT_EQ(count(s.text(), "info string ERROR: "), 2);
+  s.send("position startpos");
+  s.send("go nodes 200");
+  s.loop.wait_for_search();
+  EXPECT_EQ(count(s.text(), "bestmove "), 1);
+  EXPECT_NE(s.text().find(" tbhits 0 "), std::string::npos);
+  s.send("setoption name SyzygyPath value <empty>");
+  EXPECT_EQ(s.loop.option("SyzygyPath"), "<empty>");
 }
 
 }  // namespace

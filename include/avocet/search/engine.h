@@ -17,6 +17,7 @@
 #include "avocet/nn/evaluator.h"
 #include "avocet/search/search.h"
 #include "avocet/search/time_manager.h"
+#include "avocet/syzygy/tablebase.h"
 
 namespace avocet::search {
 
@@ -29,6 +30,10 @@ struct EngineOptions {
   int move_overhead_ms = 50;
   Mode mode = Mode::Search;
   SearchParameters params;
+  // Syzygy tables (none: null); probed within syzygy_probe_limit pieces.
+  std::shared_ptr<const syzygy::Tablebases> tablebases;
+  int syzygy_probe_limit = 7;
+  bool syzygy_50_move_rule = true;
 };
 
 struct GoRequest {

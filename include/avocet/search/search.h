@@ -8,7 +8,8 @@
 // Iterative deepening multiplies theta by a constant factor per iteration. Terminal
 // positions are exact: mate is 1 (0 for the mated side) minus a tiny amount per ply so that
 // shorter mates are preferred, and stalemate, dead positions, the 50-move rule and
-// repetitions (by is_repetition_draw) are 0.5.
+// repetitions (by is_repetition_draw) are 0.5. With Syzygy tables, a position reached by a
+// zeroing move (capture or pawn move) that the tables cover takes their WDL as its value.
 #pragma once
 
 #include <atomic>
@@ -22,6 +23,10 @@
 #include "avocet/chess/game.h"
 #include "avocet/nn/evaluator.h"
 #include "avocet/search/transposition_table.h"
+
+namespace avocet::syzygy {
+class Tablebases;
+}  // namespace avocet::syzygy
 
 namespace avocet::search {
 
@@ -38,6 +43,26 @@ bool is_mate_value(float value);
 // Moves to mate (positive: the side to move mates; negative: it is mated), for a mate value.
 int mate_in_moves(float value);
 
+// Tablebase wins score kTablebaseWin minus kMateStep per ply (at most kTablebasePlies), losses
+// the mirror: inside the mate band, so that the transposition table keeps their distance, but
+// below every mate the search can reach (mates within 199 plies score more).
+inline constexpr float kTablebaseWin = 0.998f;
+inline constexpr int kTablebasePlies = 100;
+float tablebase_win_value(int ply);
+// A tablebase win or loss value (a mate value that is not a mate).
+bool is_tablebase_value(float value);
+// For a tablebase value: plies to the tablebase position (positive: won, negative: lost).
+int tablebase_plies(float value);
+
+// Where and how the search probes the tables: after a zeroing move (capture or pawn move),
+// at most probe_limit pieces and no castling rights. With rule50, cursed wins and blessed
+// losses are draws.
+struct TablebaseSettings {
+  const syzygy::Tablebases* tables = nullptr;
+  int probe_limit = 7;
+  bool rule50 = true;
+};
+
 // The search's repetition rule, as Stockfish's: a position that repeats one reached after the
 // root (inside the search) is a draw; one that repeats only positions from before the root,
 // or the root itself, is a draw when this is its third occurrence. A single repetition of the
@@ -53,6 +78,7 @@ struct SearchControl {
   std::atomic<bool> stop{false};
   std::atomic<bool> pondering{false};  // while set, the time limit does not apply
   std::atomic<uint64_t> nodes{0};
+  std::atomic<uint64_t> tbhits{0};  // tablebase probes that answered
   uint64_t node_limit = UINT64_MAX;
   // Steady-clock nanoseconds at which the search stops; 0 for none. Atomic because
   // ponderhit arms it while the search runs.
@@ -76,18 +102,20 @@ struct RootLine {
   Move move;
   float value = 0;  // for the side to move at the root
   std::vector<Move> pv;
+  std::optional<int> tablebase_wdl;  // the root's tablebase result for this move (-2 .. 2)
 };
 
 struct IterationReport {
   int depth = 0, seldepth = 0;
   uint64_t nodes = 0;
+  uint64_t tbhits = 0;
   std::vector<RootLine> lines;  // best first, at least one
 };
 
 class Searcher {
  public:
   Searcher(nn::Evaluator& evaluator, TranspositionTable& table, const SearchParameters& params,
-           SearchControl& control, int multipv = 1);
+           SearchControl& control, int multipv = 1, TablebaseSettings tablebases = {});
 
   // Iterative deepening from the game's current position until a limit or a stop. Reports
   // every completed iteration; returns the last complete (or better partial) result.
@@ -100,6 +128,8 @@ class Searcher {
   // Exact value of a position from the rules alone, if any (for its side to move).
   std::optional<float> rule_value(const Position& pos, int ply, const MoveList& moves) const;
   bool is_repetition(const Position& pos) const;
+  // The tables' value of a position reached by a zeroing move, if they cover it.
+  std::optional<float> tablebase_value(const Position& pos, int ply) const;
   void network_values(const Position& pos, const MoveList& moves, std::span<float> values);
   std::vector<Move> principal_variation(const Position& root, Move first) const;
 
@@ -108,6 +138,7 @@ class Searcher {
   SearchParameters params_;
   SearchControl& control_;
   int multipv_;
+  TablebaseSettings tablebases_;
 
   double theta_ = 1.0;
   int seldepth_ = 0;

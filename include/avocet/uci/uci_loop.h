@@ -61,6 +61,8 @@ class UciLoop {
   std::string current_net() const;
   void print(const std::string& text);
   void error(std::string_view message);
+  // An `info string ERROR: ...` line a GUI must not hide: on stdout and stderr both.
+  void report_error_line(const std::string& line);
   void print_info(const search::SearchInfo& info, int multipv, bool wdl);
 
   std::ostream& out_;
