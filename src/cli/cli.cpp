@@ -84,12 +84,19 @@ int uci_command(const Args& args, const Streams& io) {
 }
 
 // cxxopts quotes with typographic quotes; error lines stay ASCII.
-std::string ascii_quotes(std::string text) {
-  for (const std::string_view quote : {"\u2018", "\u2019"}) {
-    for (size_t at; (at = text.find(quote)) != std::string::npos;)
-      text.replace(at, quote.size(), "'");
+// (Built by appending: gcc 12's -Wrestrict misfires on std::string::replace here.)
+std::string ascii_quotes(const std::string& text) {
+  std::string out;
+  for (size_t i = 0; i < text.size();) {
+    const std::string_view rest = std::string_view(text).substr(i);
+    if (rest.starts_with("\u2018") || rest.starts_with("\u2019")) {
+      out += '\'';
+      i += std::string_view("\u2018").size();
+    } else {
+      out += text[i++];
+    }
   }
-  return text;
+  return out;
 }
 
 }  // namespace

@@ -397,7 +397,10 @@ void UciLoop::print_info(const search::SearchInfo& info, int multipv, bool wdl) 
       }
     }
     std::string pv;
-    for (Move m : line.pv) pv += " " + to_uci(m);
+    for (Move m : line.pv) {
+      pv += ' ';  // two appends: gcc 12's -Wrestrict misfires on " " + std::string
+      pv += to_uci(m);
+    }
     text += fmt::format(
         "info depth {} seldepth {} multipv {} score {} nodes {} nps {} time {} "
         "hashfull {} tbhits {} pv{}\n",

@@ -314,7 +314,9 @@ TEST(UciLoop, BadLinesReportOneErrorAndKeepState) {
     if (go) {
       EXPECT_NO_THROW(parse_uci(s.loop.game().position(), bestmove_of(out))) << out;
       // The legal searchmoves move is kept.
-      if (std::string_view(c.line).ends_with("b8c6")) EXPECT_EQ(bestmove_of(out), "b8c6");
+      if (std::string_view(c.line).ends_with("b8c6")) {
+        EXPECT_EQ(bestmove_of(out), "b8c6");
+      }
     } else {
       EXPECT_EQ(out, c.error);
     }
