@@ -234,19 +234,24 @@ std::optional<int> Tablebases::wdl_with_ep(const Position& pos) const {
   if (!r) return std::nullopt;
   int v = r->value;
   if (pos.en_passant_square() == Square::None) return v;
-  int best_ep = -3;
-  bool only_ep = true;
+  const auto ep = en_passant_wdl(pos);
+  if (!ep) return std::nullopt;
+  if (ep->best > -3 && (ep->best >= v || (v == 0 && ep->only))) v = ep->best;
+  return v;
+}
+
+std::optional<Tablebases::EnPassantWdl> Tablebases::en_passant_wdl(const Position& pos) const {
+  EnPassantWdl result{-3, true};
   for (Move m : legal_moves(pos)) {
     if (m.kind() != MoveKind::EnPassant) {
-      only_ep = false;
+      result.only = false;
       continue;
     }
     const auto c = search_wdl(after(pos, m), -2, 2);
     if (!c) return std::nullopt;
-    best_ep = std::max(best_ep, -c->value);
+    result.best = std::max(result.best, -c->value);
   }
-  if (best_ep > -3 && (best_ep >= v || (v == 0 && only_ep))) v = best_ep;
-  return v;
+  return result;
 }
 
 std::optional<int> Tablebases::dtz_without_ep(const Position& pos) const {
@@ -320,17 +325,10 @@ std::optional<int> Tablebases::dtz_without_ep(const Position& pos) const {
 std::optional<int> Tablebases::dtz_with_ep(const Position& pos) const {
   auto v = dtz_without_ep(pos);
   if (!v || pos.en_passant_square() == Square::None) return v;
-  int best_ep = -3;
-  bool only_ep = true;
-  for (Move m : legal_moves(pos)) {
-    if (m.kind() != MoveKind::EnPassant) {
-      only_ep = false;
-      continue;
-    }
-    const auto c = search_wdl(after(pos, m), -2, 2);
-    if (!c) return std::nullopt;
-    best_ep = std::max(best_ep, -c->value);
-  }
+  const auto captures = en_passant_wdl(pos);
+  if (!captures) return std::nullopt;
+  const int best_ep = captures->best;
+  const bool only_ep = captures->only;
   if (best_ep == -3) return v;
   // The capture zeroes: its DTZ is that of a zeroing move of its WDL.
   static constexpr int kDtzOfWdl[5] = {-1, -101, 0, 101, 1};

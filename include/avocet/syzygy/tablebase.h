@@ -78,6 +78,13 @@ class Tablebases {
   std::optional<int> table_wdl(const Position& pos) const;
   std::optional<Search> search_wdl(const Position& pos, int alpha, int beta) const;
   std::optional<int> wdl_with_ep(const Position& pos) const;
+  // The best WDL the side to move gets by capturing en passant (-3: it cannot) and whether
+  // en passant captures are its only legal moves; nullopt when a probe fails.
+  struct EnPassantWdl {
+    int best;
+    bool only;
+  };
+  std::optional<EnPassantWdl> en_passant_wdl(const Position& pos) const;
   std::optional<int> dtz_without_ep(const Position& pos) const;
   std::optional<int> dtz_with_ep(const Position& pos) const;
   bool usable(const Position& pos) const;
