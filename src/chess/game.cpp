@@ -69,7 +69,6 @@ int Game::repetition_count() const {
 
 bool Game::is_checkmate() const { return position().in_check() && !has_legal_move(position()); }
 
-
 Termination Game::forced_termination() const {
   const Position& pos = position();
   const bool no_moves = !has_legal_move(pos);
