@@ -65,7 +65,7 @@ int features_command(const Args& args, const Streams& io) {
   if (parsed.count("json")) {
     std::vector<std::string> rows, entries;
     for (int t = 1; t <= 64; ++t) {
-      const Square s = make_square(File((t - 1) % 8), Rank(7 - (t - 1) / 8));
+      const Square s = nn::token_square(t);
       rows.push_back(fmt::format("[{}]", fmt::join(squares[size_t(index(s))], ",")));
     }
     for (Move m : moves)
@@ -79,7 +79,7 @@ int features_command(const Args& args, const Streams& io) {
   for (const FeatureGroup& g : kSquareFeatureGroups) fmt::print(io.out, " {}", g.name);
   fmt::print(io.out, "\n");
   for (int t = 1; t <= 64; ++t) {
-    const Square s = make_square(File((t - 1) % 8), Rank(7 - (t - 1) / 8));
+    const Square s = nn::token_square(t);
     const Piece p = pos.piece_on(s);
     fmt::print(io.out, "{:<7} {:<5} {}\n", square_name(s), p == Piece::None ? '.' : piece_char(p),
                fmt::join(squares[size_t(index(s))], " "));

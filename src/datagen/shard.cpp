@@ -78,7 +78,7 @@ void ShardWriter::write(const Position& pos, const std::vector<LabelledMove>& mo
   out_.write(reinterpret_cast<const char*>(tokens.data()), std::streamsize(tokens.size()));
   const std::array<SquareFeatures, 64> squares = square_features(pos);
   for (int t = 1; t <= 64; ++t) {  // token order: the square whose token is t
-    const Square s = make_square(File((t - 1) % 8), Rank(7 - (t - 1) / 8));
+    const Square s = nn::token_square(t);
     out_.write(reinterpret_cast<const char*>(squares[size_t(index(s))].data()),
                kSquareFeatureCount);
   }

@@ -19,7 +19,7 @@ void HouseEvaluator::compute_logits(const Position& pos, std::span<const Move> m
     // Square features in absolute squares; token row t shows the square the net sees there.
     const std::array<SquareFeatures, 64> features = square_features(pos);
     for (int t = 1; t <= 64; ++t) {
-      const Square seen = make_square(File((t - 1) % 8), Rank(7 - (t - 1) / 8));
+      const Square seen = token_square(t);
       const SquareFeatures& f = features[size_t(index(flip ? flip_rank(seen) : seen))];
       for (size_t g = 0; g < c.square_groups.size(); ++g)
         workspace_.x.row(t) += network_->square_features()[g].row(f[size_t(c.square_groups[g])]);

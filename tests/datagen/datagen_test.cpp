@@ -84,8 +84,7 @@ TEST(Datagen, ShardRoundTripAndAppend) {
   // Features are written in token order (a8 first) and per labelled move.
   const auto squares = square_features(pos);
   for (int t = 1; t <= 64; ++t)
-    EXPECT_EQ(records[0].squares[size_t(t - 1)],
-              squares[size_t(index(make_square(File((t - 1) % 8), Rank(7 - (t - 1) / 8))))]);
+    EXPECT_EQ(records[0].squares[size_t(t - 1)], squares[size_t(index(nn::token_square(t)))]);
   ASSERT_EQ(records[0].move_features.size(), 2u);
   EXPECT_EQ(records[0].move_features[1], move_features(pos, parse_uci(pos, "e1d1")));
 

@@ -27,6 +27,11 @@ using Tokens = std::array<uint8_t, kFenTokens>;
 
 // Token position of a square's character.
 constexpr int square_token(Square s) { return 1 + (7 - index(rank_of(s))) * 8 + index(file_of(s)); }
+// The square whose character is token t (1..64): the inverse of square_token.
+constexpr Square token_square(int t) {
+  return make_square(File((t - 1) % 8), Rank(7 - (t - 1) / 8));
+}
+static_assert(token_square(square_token(Square::E4)) == Square::E4);
 
 // Tokens of pos.fen(). With `mirror`, a position with Black to move is tokenized as its
 // colour-flipped twin (board flipped rank-wise, colours swapped, White to move), so the
