@@ -8,6 +8,7 @@ Example:
 """
 
 import math
+import warnings
 
 import numpy as np
 import torch
@@ -20,6 +21,36 @@ def hl_gauss_targets(wins, bins, sigma_bins=0.75):
     cdf = torch.special.ndtr((edges[None, :] - wins[:, None]) / sigma)
     mass = cdf[:, 1:] - cdf[:, :-1]
     return mass / mass.sum(-1, keepdim=True)
+
+
+def segment_log_softmax(x, segment, segments):
+    """log_softmax of x within each segment (segment[i] is x[i]'s segment, 0..segments-1)."""
+    peak = torch.full((segments,), -math.inf, device=x.device, dtype=x.dtype)
+    with warnings.catch_warnings():  # torch 1.13 calls scatter_reduce beta
+        warnings.simplefilter("ignore", UserWarning)
+        peak = peak.scatter_reduce(0, segment, x, reduce="amax", include_self=True).detach()
+    shifted = x - peak[segment]
+    total = torch.zeros(segments, device=x.device, dtype=x.dtype)
+    total = total.index_add(0, segment, shifted.exp())
+    return shifted - total.log()[segment]
+
+
+def ranking_loss(logits, wins, board, positions, temperature):
+    """Listwise cross-entropy between the moves' softmax(win / T) under Stockfish's values and
+    under the net's expected values, averaged over positions. The bin loss values each move
+    on its own; this one asks directly which move is best, which is what top-1 agreement and
+    the search's policy read.
+
+    >>> logits = torch.zeros(3, 4)
+    >>> loss = ranking_loss(logits, torch.tensor([0.9, 0.1, 0.5]), torch.tensor([0, 0, 1]), 2, 0.05)
+    >>> round(loss.item(), 4)  # position 0's even guess costs ln 2, position 1's only move 0
+    0.3466
+    """
+    centres = (torch.arange(logits.shape[-1], device=logits.device) + 0.5) / logits.shape[-1]
+    expected = (logits.float().softmax(-1) * centres).sum(-1)
+    target = segment_log_softmax(wins / temperature, board, positions).exp()
+    predicted = segment_log_softmax(expected / temperature, board, positions)
+    return -(target * predicted).sum() / positions
 
 
 def kendall_tau(a, b):

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Trains a house-family network on Avocet shards and exports it as safetensors.
 
-Cross-entropy over K value bins against HL-Gauss targets (sigma = 0.75 bin widths), AdamW
+Cross-entropy over K value bins against HL-Gauss targets (sigma = 0.75 bin widths), optionally
+plus a listwise ranking loss over each position's moves (--rank-weight), AdamW
 with linear warm-up and cosine decay, optional bf16 autocast, feature groups (house v2),
 warm start from an exported net (--init), checkpoints with --resume, a validation split by
 position hash reported per data set, and a progress line with loss, positions/s and ETA.
@@ -32,7 +33,7 @@ import reference_model
 import safetensors_io
 import shards as shard_io
 from batches import Batches
-from metrics import hl_gauss_targets, validate_sets
+from metrics import hl_gauss_targets, ranking_loss, validate_sets
 
 
 def parse_args(argv=None):
@@ -62,6 +63,11 @@ def parse_args(argv=None):
     parser.add_argument("--batch", type=int, default=64, help="positions per step")
     parser.add_argument("--lr", type=float, default=1e-3)
     parser.add_argument("--weight-decay", type=float, default=0.01)
+    parser.add_argument("--rank-weight", type=float, default=0.0,
+                        help="weight of the listwise ranking loss added to the bin loss "
+                        "(metrics.ranking_loss); 0 trains on the bin loss alone")
+    parser.add_argument("--rank-temperature", type=float, default=0.03,
+                        help="win-probability temperature of the ranking loss's softmax")
     parser.add_argument("--warmup", type=int, default=300)
     parser.add_argument("--validation-percent", type=int, default=3)
     parser.add_argument("--validation-positions", type=int, default=4000,
@@ -212,6 +218,9 @@ def train(model, trained, optimizer, data, args, step, rank, world, device):
         with torch.autocast(device.type, dtype=torch.bfloat16, enabled=args.bf16):
             logits = trained(*inputs)
         loss = -(hl_gauss_targets(wins, args.bins) * logits.float().log_softmax(-1)).sum(-1).mean()
+        if args.rank_weight:
+            loss = loss + args.rank_weight * ranking_loss(logits, wins, inputs[4], len(rows),
+                                                          args.rank_temperature)
         optimizer.zero_grad(set_to_none=True)
         loss.backward()
         torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)

@@ -20,7 +20,8 @@ bool too_slow(std::string_view line) {
   std::string text(line);
   for (char& c : text) c = char(std::tolower(static_cast<unsigned char>(c)));
   const auto has = [&](const char* word) { return text.find(word) != std::string::npos; };
-  if (has("setoption")) return has("hash") || has("threads") || has("evalfile");
+  // Both checks apply to every line: a mutated line can hold "setoption" and "perft" at once.
+  if (has("setoption") && (has("hash") || has("threads") || has("evalfile"))) return true;
   if (!has("perft")) return false;
   // Depths 1-3 only: any number after "perft" above 3 is skipped.
   int number = 0;
