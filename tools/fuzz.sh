@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer targets (clang, ASan + UBSan) and runs one of them.
-# Usage: tools/fuzz.sh TARGET [SECONDS]   TARGET: fen uci weights puzzle_row epd_line
+# Usage: tools/fuzz.sh TARGET [SECONDS]   TARGET: fen uci weights puzzle_row epd_line syzygy
 # New inputs are kept in build-fuzz/tests/fuzz/found/TARGET; a crash leaves its input in
 # build-fuzz/artifacts/ (turn it into a regression test).
 set -euo pipefail
