@@ -2,11 +2,12 @@
 # Quick start, second command (and CI): install what is missing, build, check formatting, run
 # the whole test suite, then run it again built with clang's AddressSanitizer and
 # UndefinedBehaviorSanitizer (LeakSanitizer included), together with a short run of every
-# libFuzzer target.
+# libFuzzer target. Both builds treat a warning in the project's own code as an error
+# (AVOCET_WERROR), so that CI fails on a new one, with gcc and with clang.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 tools/install-deps.sh
-tools/build.sh
+tools/build.sh -DAVOCET_WERROR=ON
 
 unformatted=$(git ls-files '*.cpp' '*.h' | xargs clang-format --dry-run 2>&1 | grep -c "warning:" || true)
 if [ "$unformatted" -ne 0 ]; then

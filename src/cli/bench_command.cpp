@@ -1,13 +1,15 @@
-// `avocet bench`: searches fixed positions to a fixed depth (iterations), one thread and a
-// cleared table each, and prints the total as the search's signature (Stockfish's format): the
-// node count is the same on every run and machine for a given net and search.
+// `avocet bench`: searches fixed positions to a fixed depth (iterations) through the Engine
+// with its default options (those `uci` declares), a new game before each position (as
+// Stockfish's bench sends ucinewgame), and prints the total node count as the search's
+// signature in Stockfish's format. For a given net and search the count is the same on every
+// run; tests/CMakeLists.txt asserts it (AVOCET_BENCH_SIGNATURE).
 #include <fmt/format.h>
 #include <fmt/ostream.h>
 
 #include <chrono>
 
 #include "avocet/nn/default_net.h"
-#include "avocet/search/search.h"
+#include "avocet/search/engine.h"
 #include "commands.h"
 
 namespace avocet::cli {
@@ -39,20 +41,24 @@ int bench_command(const Args& args, const Streams& io) {
   add("h,help", "print this help");
   const auto parsed = parse_args(options, args);
   if (help_requested(parsed, options, io)) return 0;
-  const auto evaluator = nn::make_evaluator(nn::load_network(parsed["weights"].as<std::string>()));
-  fmt::print(io.err, "net {}\n", evaluator->description());
+  const int depth = parsed["depth"].as<int>();
+  if (depth < 1 || depth > 64) throw cxxopts::exceptions::exception("--depth must be 1 to 64");
+  const std::shared_ptr<const nn::Network> net =
+      nn::load_network(parsed["weights"].as<std::string>());
+  search::Engine engine([net] { return nn::make_evaluator(net); }, net->description());
+  fmt::print(io.err, "net {}\n", engine.evaluator_name());
+  search::GoRequest request;
+  request.depth = depth;
   uint64_t total = 0;
   const auto start = std::chrono::steady_clock::now();
   for (const char* fen : kBenchPositions) {
-    search::TranspositionTable table(16);
-    search::SearchControl control;
-    search::Searcher searcher(*evaluator, table, search::SearchParameters{}, control);
-    const Game game(Position::from_fen(fen));
-    search::Limits limits;
-    limits.depth = parsed["depth"].as<int>();
-    const search::IterationReport report = searcher.run(game, limits, nullptr);
-    total += control.nodes;
-    fmt::print(io.err, "{} nodes, depth {}: {}\n", control.nodes.load(), report.depth, fen);
+    engine.new_game();
+    engine.set_game(Game(Position::from_fen(fen)));
+    search::IterationReport last;  // the deepest iteration's, whose count includes the others
+    engine.go(request, {[&last](const search::SearchInfo& info) { last = info.report; }, nullptr});
+    engine.wait();
+    total += last.nodes;
+    fmt::print(io.err, "{} nodes, depth {}: {}\n", last.nodes, last.depth, fen);
   }
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

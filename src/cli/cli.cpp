@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 #include <fmt/ostream.h>
+#include <fmt/ranges.h>
 
 #include <cerrno>
 #include <cstring>
@@ -55,14 +56,35 @@ constexpr Subcommand kSubcommands[] = {
     {"version", "version                                 print the version", version_command},
 };
 
+// What an option accepts, for --help: "1..65536", "true|false", "search|argmax", "TEXT".
+std::string accepted_values(const uci::OptionSpec& spec) {
+  switch (spec.type) {
+    case uci::OptionType::Spin:
+      return fmt::format("{}..{}", spec.min, spec.max);
+    case uci::OptionType::Check:
+      return "true|false";
+    case uci::OptionType::Combo:
+      return fmt::format("{}", fmt::join(spec.vars, "|"));
+    case uci::OptionType::String:
+      return "TEXT";
+  }
+  return "";
+}
+
 void print_help(std::ostream& out) {
   fmt::print(out, "usage: avocet [--Option=value ...]               run the UCI loop\n");
   for (const Subcommand& s : kSubcommands) fmt::print(out, "       avocet {}\n", s.usage);
-  fmt::print(out, "'avocet SUBCOMMAND --help' describes a subcommand's options.\n");
+  fmt::print(out, "'avocet SUBCOMMAND --help' describes a subcommand's options.\n\n");
+  fmt::print(out, "UCI options (setoption, or --Name=value before the loop starts):\n");
+  for (const uci::OptionSpec& spec : uci::option_specs())
+    fmt::print(out, "  {:<36} {}; default {}\n",
+               fmt::format("--{}={}", spec.name, accepted_values(spec)), spec.help,
+               uci::default_value(spec));
 }
 
-// `--Name=value` arguments become `setoption name Name value value` before the loop reads
-// standard input, which is how lichess-bot hands over its engine_options.
+// `--Name=value` arguments are set as `setoption name Name value value` would set them,
+// before the loop reads standard input: that is how lichess-bot hands over its
+// engine_options. A bad one gets its error line (stdout and stderr) and the loop runs on.
 int uci_command(const Args& args, const Streams& io) {
   uci::UciLoop loop(io.out, nullptr, "", io.err);
   for (const std::string& arg : args) {
@@ -77,7 +99,7 @@ int uci_command(const Args& args, const Streams& io) {
     const size_t eq = arg.find('=');
     const std::string name = arg.substr(2, eq == std::string::npos ? std::string::npos : eq - 2);
     const std::string value = eq == std::string::npos ? "" : arg.substr(eq + 1);
-    loop.handle_line(fmt::format("setoption name {} value {}", name, value));
+    loop.set_option(name, value);
   }
   loop.run(io.in);
   return 0;

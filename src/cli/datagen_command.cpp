@@ -155,7 +155,7 @@ int selfplay(const cxxopts::ParseResult& parsed, const Streams& io) {
                                      stem + ".tsv", seen, written, stop);
       } catch (const std::exception& e) {
         std::lock_guard lock(error_mutex);
-        if (first_error.empty()) first_error = e.what();
+        if (first_error.empty()) first_error = fmt::format("datagen worker {}: {}", w, e.what());
         stop = true;
       }
     });
@@ -170,7 +170,11 @@ int selfplay(const cxxopts::ParseResult& parsed, const Streams& io) {
   }
   for (auto& t : threads) t.join();
   fmt::print(io.err, "\n");
-  if (!first_error.empty()) throw std::runtime_error(first_error);
+  // Each worker's shard and annotation file end with its last whole record: what was
+  // written before the error is kept, and a later run resumes from it.
+  if (!first_error.empty())
+    throw std::runtime_error(
+        fmt::format("{}; {} positions written before it are kept", first_error, written.load()));
   const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   fmt::print(io.out, "wrote {} positions in {:.1f} s ({:.2f} positions/s)\n", written.load(), s,
              written / std::max(s, 1e-9));

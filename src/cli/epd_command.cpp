@@ -4,10 +4,10 @@
 
 #include <fstream>
 
-#include "avocet/bench/epd.h"
 #include "avocet/chess/move_text.h"
 #include "avocet/nn/default_net.h"
 #include "avocet/search/search.h"
+#include "avocet/suites/epd.h"
 #include "commands.h"
 
 namespace avocet::cli {
@@ -25,13 +25,13 @@ int epd_command(const Args& args, const Streams& io) {
   if (!parsed.count("file")) throw cxxopts::exceptions::exception("epd needs --file EPD");
   const std::string path = parsed["file"].as<std::string>();
   std::ifstream file = open_text_file(path, "EPD file");
-  std::vector<bench::EpdEntry> entries;
+  std::vector<suites::EpdEntry> entries;
   int line_number = 0, malformed = 0;
   for (std::string line; std::getline(file, line);) {
     ++line_number;
     if (line.find_first_not_of(" \t\r") == std::string::npos || line[0] == '#') continue;
     try {
-      entries.push_back(bench::parse_epd_line(line));
+      entries.push_back(suites::parse_epd_line(line));
     } catch (const std::exception& e) {
       ++malformed;
       fmt::print(io.err, "{}:{}: {}\n", path, line_number, e.what());
@@ -42,7 +42,7 @@ int epd_command(const Args& args, const Streams& io) {
   search::TranspositionTable table(64);
   int solved = 0, score = 0, max_score = 0;
   for (size_t i = 0; i < entries.size(); ++i) {
-    const bench::EpdEntry& e = entries[i];
+    const suites::EpdEntry& e = entries[i];
     search::SearchControl control;
     if (parsed.count("nodes"))
       control.node_limit = parsed["nodes"].as<uint64_t>();
@@ -54,7 +54,7 @@ int epd_command(const Args& args, const Streams& io) {
     const search::IterationReport report = searcher.run(Game(e.position), {}, nullptr);
     if (report.lines.empty()) continue;
     const Move move = report.lines.front().move;
-    const int points = bench::score_epd_move(e, move), best = bench::max_epd_score(e);
+    const int points = suites::score_epd_move(e, move), best = suites::max_epd_score(e);
     solved += points == best;
     score += points;
     max_score += best;

@@ -23,12 +23,12 @@
 #include <nlohmann/json.hpp>
 #include <thread>
 
-#include "avocet/bench/puzzles.h"
 #include "avocet/chess/move_text.h"
 #include "avocet/nn/default_net.h"
 #include "avocet/nn/material_evaluator.h"
 #include "avocet/search/argmax_policy.h"
 #include "avocet/search/search.h"
+#include "avocet/suites/puzzles.h"
 #include "commands.h"
 
 namespace avocet::cli {
@@ -37,18 +37,18 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-std::vector<bench::Puzzle> read_puzzles(const std::string& path, long limit, const Streams& io) {
+std::vector<suites::Puzzle> read_puzzles(const std::string& path, long limit, const Streams& io) {
   std::ifstream file = open_text_file(path, "puzzle file");
-  std::vector<bench::Puzzle> puzzles;
+  std::vector<suites::Puzzle> puzzles;
   long line_number = 0, malformed = 0;
   for (std::string line;
        std::getline(file, line) && (limit <= 0 || long(puzzles.size()) < limit);) {
     ++line_number;
     if (line.find_first_not_of(" \t\r") == std::string::npos ||
-        (line_number == 1 && bench::is_puzzle_header(line)))
+        (line_number == 1 && suites::is_puzzle_header(line)))
       continue;
     try {
-      puzzles.push_back(bench::parse_puzzle_row(line));
+      puzzles.push_back(suites::parse_puzzle_row(line));
     } catch (const std::exception& e) {
       if (++malformed <= 20) fmt::print(io.err, "{}:{}: {}\n", path, line_number, e.what());
     }
@@ -60,9 +60,9 @@ std::vector<bench::Puzzle> read_puzzles(const std::string& path, long limit, con
 // The results a previous run left in a JSON Lines file, by puzzle id. A last line without
 // its newline is a write cut short: it is cut off the file, so appending starts clean. Any
 // other line that is not a result of the same run (`evaluator`) stops the command.
-std::map<std::string, bench::PuzzleResult> read_previous_results(const std::string& path,
-                                                                 const std::string& evaluator) {
-  std::map<std::string, bench::PuzzleResult> previous;
+std::map<std::string, suites::PuzzleResult> read_previous_results(const std::string& path,
+                                                                  const std::string& evaluator) {
+  std::map<std::string, suites::PuzzleResult> previous;
   std::error_code ec;
   if (std::filesystem::is_directory(path, ec))
     throw std::runtime_error(fmt::format("cannot write '{}': is a directory", path));
@@ -87,7 +87,7 @@ std::map<std::string, bench::PuzzleResult> read_previous_results(const std::stri
       throw std::runtime_error(
           fmt::format("--resume: {}:{}: a result of '{}', not of this run ('{}')", path,
                       line_number, row.value("evaluator", std::string()), evaluator));
-    bench::PuzzleResult result;
+    suites::PuzzleResult result;
     result.solved = row["solved"].get<bool>();
     result.correct_moves = row.value("correct_moves", 0);
     result.first_mistake = row.value("first_mistake", std::string());
@@ -166,16 +166,16 @@ int puzzles_command(const Args& args, const Streams& io) {
                       ? fmt::format("search {} ms/move", parsed["movetime"].as<int>())
                       : fmt::format("search {} nodes/move", parsed["nodes"].as<uint64_t>()));
   const std::string label = parsed.count("label") ? parsed["label"].as<std::string>() : description;
-  std::map<std::string, bench::PuzzleResult> previous;
+  std::map<std::string, suites::PuzzleResult> previous;
   if (resume) {
     previous = read_previous_results(json_path, description);
     json = open_results_file(json_path, true);
   }
   fmt::print(io.out, "{}\n", description);
 
-  const std::vector<bench::Puzzle> puzzles =
+  const std::vector<suites::Puzzle> puzzles =
       read_puzzles(parsed["file"].as<std::string>(), parsed["limit"].as<long>(), io);
-  std::vector<bench::PuzzleResult> results(puzzles.size());
+  std::vector<suites::PuzzleResult> results(puzzles.size());
   std::vector<size_t> to_solve;  // indices into puzzles
   for (size_t i = 0; i < puzzles.size(); ++i) {
     const auto found = previous.find(puzzles[i].id);
@@ -210,7 +210,7 @@ int puzzles_command(const Args& args, const Streams& io) {
     for (size_t k = next++; k < to_solve.size(); k = next++) {
       const size_t i = to_solve[k];
       table.clear();
-      results[i] = bench::solve_puzzle(puzzles[i], choose);
+      results[i] = suites::solve_puzzle(puzzles[i], choose);
       solved_count += results[i].solved;
       const size_t finished = ++done;
       std::lock_guard lock(progress_mutex);
@@ -244,7 +244,7 @@ int puzzles_command(const Args& args, const Streams& io) {
 
   std::array<int, 5> solved{}, total{};
   for (size_t i = 0; i < puzzles.size(); ++i) {
-    const int bucket = bench::rating_bucket(puzzles[i].rating);
+    const int bucket = suites::rating_bucket(puzzles[i].rating);
     total[bucket]++;
     solved[bucket] += results[i].solved;
   }
@@ -253,7 +253,7 @@ int puzzles_command(const Args& args, const Streams& io) {
   for (int b = 0; b < 5; ++b) {
     all_solved += solved[b];
     all_total += total[b];
-    fmt::print(io.out, "{:<10} {:>7} {:>7} {:>8.1f}%\n", bench::kRatingBucketNames[b], solved[b],
+    fmt::print(io.out, "{:<10} {:>7} {:>7} {:>8.1f}%\n", suites::kRatingBucketNames[b], solved[b],
                total[b], total[b] ? 100.0 * solved[b] / total[b] : 0.0);
   }
   fmt::print(io.out, "{:<10} {:>7} {:>7} {:>8.1f}%\n", "overall", all_solved, all_total,

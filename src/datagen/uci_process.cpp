@@ -1,60 +1,154 @@
 #include "avocet/datagen/uci_process.h"
 
+#include <fcntl.h>
 #include <fmt/format.h>
 #include <signal.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cerrno>
+#include <cstring>
 #include <stdexcept>
+#include <thread>
 
 namespace avocet::datagen {
 
-UciProcess::UciProcess(const std::string& path) : path_(path) {
-  int to_child[2], from_child[2];
-  if (pipe(to_child) != 0 || pipe(from_child) != 0)
-    throw std::runtime_error("cannot create pipes for " + path);
-  pid_ = fork();
-  if (pid_ < 0) throw std::runtime_error("cannot fork for " + path);
-  if (pid_ == 0) {
-    dup2(to_child[0], STDIN_FILENO);
-    dup2(from_child[1], STDOUT_FILENO);
-    close(to_child[1]);
-    close(from_child[0]);
+namespace {
+
+// Starts `path` with `fd` as its standard input and output. An exec failure comes back
+// through a close-on-exec pipe as the child's errno, so that a wrong path is reported as
+// such rather than as an engine that exited at once.
+pid_t spawn(const std::string& path, int fd) {
+  int status_pipe[2];
+  if (pipe2(status_pipe, O_CLOEXEC) != 0)
+    throw std::runtime_error(fmt::format("cannot start '{}': {}", path, std::strerror(errno)));
+  const pid_t pid = fork();
+  if (pid == 0) {
+    dup2(fd, STDIN_FILENO);  // dup2 clears close-on-exec on the copies
+    dup2(fd, STDOUT_FILENO);
     execl(path.c_str(), path.c_str(), static_cast<char*>(nullptr));
+    const int error = errno;
+    if (write(status_pipe[1], &error, sizeof error) < 0) _exit(126);
     _exit(127);
   }
-  close(to_child[0]);
-  close(from_child[1]);
-  to_ = fdopen(to_child[1], "w");
-  from_ = fdopen(from_child[0], "r");
-  send("uci");
-  read_until("uciok");
+  const int fork_error = errno;
+  close(status_pipe[1]);
+  int exec_error = 0;
+  ssize_t n = 0;
+  if (pid > 0) {
+    do n = read(status_pipe[0], &exec_error, sizeof exec_error);
+    while (n < 0 && errno == EINTR);
+  }
+  close(status_pipe[0]);
+  if (pid < 0)
+    throw std::runtime_error(fmt::format("cannot start '{}': {}", path, std::strerror(fork_error)));
+  if (n > 0) {
+    waitpid(pid, nullptr, 0);
+    throw std::runtime_error(fmt::format("cannot run '{}': {}", path, std::strerror(exec_error)));
+  }
+  return pid;
+}
+
+std::string describe(int status) {
+  if (WIFEXITED(status)) return fmt::format("exited with status {}", WEXITSTATUS(status));
+  if (WIFSIGNALED(status))
+    return fmt::format("was killed by signal {} ({})", WTERMSIG(status),
+                       strsignal(WTERMSIG(status)));
+  return "ended";
+}
+
+}  // namespace
+
+UciProcess::UciProcess(const std::string& path) : path_(path) {
+  // Close-on-exec: the engines of other workers must not hold this engine's socket open,
+  // or its end would never be seen.
+  int fds[2];
+  if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, fds) != 0)
+    throw std::runtime_error(fmt::format("cannot start '{}': {}", path, std::strerror(errno)));
+  try {
+    pid_ = spawn(path, fds[1]);
+  } catch (const std::exception&) {
+    close(fds[0]);
+    close(fds[1]);
+    throw;
+  }
+  close(fds[1]);
+  stream_ = fdopen(fds[0], "r");
+  if (!stream_) {
+    close(fds[0]);
+    stop(std::chrono::milliseconds(0));
+    throw std::runtime_error(fmt::format("cannot read from '{}': {}", path, std::strerror(errno)));
+  }
+  try {
+    send("uci");
+    read_until("uciok");
+  } catch (const std::exception&) {
+    stop(std::chrono::milliseconds(1000));
+    throw;
+  }
 }
 
 UciProcess::~UciProcess() {
-  if (to_) {
-    fputs("quit\n", to_);
-    fclose(to_);
+  if (stream_) {
+    const std::string quit = "quit\n";
+    (void)::send(fileno(stream_), quit.data(), quit.size(), MSG_NOSIGNAL);
   }
-  if (from_) fclose(from_);
-  if (pid_ > 0) waitpid(pid_, nullptr, 0);
+  stop(std::chrono::milliseconds(1000));
+}
+
+std::string UciProcess::stop(std::chrono::milliseconds grace) {
+  if (stream_) {
+    fclose(stream_);
+    stream_ = nullptr;
+  }
+  if (pid_ <= 0) return ending_.empty() ? "has ended" : ending_;
+  int status = 0;
+  pid_t done = 0;
+  const auto deadline = std::chrono::steady_clock::now() + grace;
+  while ((done = waitpid(pid_, &status, WNOHANG)) == 0 &&
+         std::chrono::steady_clock::now() < deadline)
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  std::string how;
+  if (done == pid_) {
+    how = describe(status);
+  } else {
+    kill(pid_, SIGKILL);
+    waitpid(pid_, nullptr, 0);
+    how = "stopped answering (killed)";
+  }
+  pid_ = -1;
+  return how;
+}
+
+const std::string& UciProcess::ended() {
+  if (ending_.empty()) ending_ = stop(std::chrono::milliseconds(2000));
+  return ending_;
 }
 
 void UciProcess::send(const std::string& line) {
-  if (fputs((line + "\n").c_str(), to_) < 0 || fflush(to_) != 0)
-    throw std::runtime_error(fmt::format("{}: cannot write to the engine", path_));
+  const std::string text = line + "\n";
+  for (size_t done = 0; done < text.size();) {
+    const ssize_t n =
+        stream_ ? ::send(fileno(stream_), text.data() + done, text.size() - done, MSG_NOSIGNAL)
+                : -1;
+    if (n < 0 && stream_ && errno == EINTR) continue;
+    if (n < 0)
+      throw std::runtime_error(fmt::format("'{}' {} (sending '{}')", path_, ended(), line));
+    done += size_t(n);
+  }
 }
 
 std::vector<std::string> UciProcess::read_until(const std::string& prefix) {
   std::vector<std::string> lines;
   char buffer[8192];
-  while (fgets(buffer, sizeof buffer, from_)) {
+  while (stream_ && fgets(buffer, sizeof buffer, stream_)) {
     std::string line(buffer);
     while (!line.empty() && (line.back() == '\n' || line.back() == '\r')) line.pop_back();
     lines.push_back(line);
     if (line.rfind(prefix, 0) == 0) return lines;
   }
-  throw std::runtime_error(fmt::format("{}: the engine exited (is the path right?)", path_));
+  throw std::runtime_error(fmt::format("'{}' {} (waiting for '{}')", path_, ended(), prefix));
 }
 
 }  // namespace avocet::datagen

@@ -4,48 +4,197 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
+#include <cctype>
 #include <charconv>
+#include <cmath>
 #include <stdexcept>
+#include <utility>
 
 namespace avocet::uci {
 
 namespace {
 
-std::string lower(std::string s) {
+using E = OptionEffect;
+using T = OptionType;
+
+std::string lower(std::string_view text) {
+  std::string s(text);
   std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::tolower(c); });
   return s;
 }
 
-}  // namespace
+std::string check_text(bool value) { return value ? "true" : "false"; }
 
-bool same_name(const std::string& a, const std::string& b) { return lower(a) == lower(b); }
+// Builders for the kinds of option, each bound to the field of Settings it reads and writes.
 
-std::string declaration(const OptionSpec& spec) {
-  switch (spec.type) {
-    case OptionType::Check:
-      return fmt::format("option name {} type check default {}", spec.name, spec.default_value);
-    case OptionType::Spin:
-      return fmt::format("option name {} type spin default {} min {} max {}", spec.name,
-                         spec.default_value, spec.min, spec.max);
-    case OptionType::Combo: {
-      std::string text =
-          fmt::format("option name {} type combo default {}", spec.name, spec.default_value);
-      for (const std::string& v : spec.values) text += " var " + v;
-      return text;
-    }
-    case OptionType::String:
-      return fmt::format("option name {} type string default {}", spec.name, spec.default_value);
-  }
-  return "";
+// An integer of EngineOptions.
+OptionSpec engine_spin(std::string_view name, int min, int max, int search::EngineOptions::*field,
+                       std::string_view help) {
+  return {.name = name,
+          .type = T::Spin,
+          .min = min,
+          .max = max,
+          .help = help,
+          .effect = E::Engine,
+          .read = [field](const Settings& s) { return std::to_string(s.engine.*field); },
+          .write = [field](Settings& s, const OptionValue& v) { s.engine.*field = v.number; }};
 }
 
-std::string validate(const OptionSpec& spec, const std::string& value) {
+// A fraction of SearchParameters, as a spin in 1/per_unit (UCI has no real type): the
+// temperature 0.06 is PolicyTemperature 60 in thousandths.
+OptionSpec parameter_spin(std::string_view name, int max, double search::SearchParameters::*field,
+                          int per_unit, std::string_view help) {
+  return {.name = name,
+          .type = T::Spin,
+          .min = 1,
+          .max = max,
+          .help = help,
+          .effect = E::Engine,
+          .read =
+              [field, per_unit](const Settings& s) {
+                return std::to_string(std::lround(s.engine.params.*field * per_unit));
+              },
+          .write =
+              [field, per_unit](Settings& s, const OptionValue& v) {
+                s.engine.params.*field = double(v.number) / per_unit;
+              }};
+}
+
+// A flag of EngineOptions.
+OptionSpec engine_check(std::string_view name, bool search::EngineOptions::*field,
+                        std::string_view help) {
+  return {.name = name,
+          .type = T::Check,
+          .help = help,
+          .effect = E::Engine,
+          .read = [field](const Settings& s) { return check_text(s.engine.*field); },
+          .write = [field](Settings& s, const OptionValue& v) { s.engine.*field = v.number != 0; }};
+}
+
+// A flag the loop reads itself.
+OptionSpec loop_check(std::string_view name, bool Settings::*field, std::string_view help) {
+  return {.name = name,
+          .type = T::Check,
+          .help = help,
+          .effect = E::Loop,
+          .read = [field](const Settings& s) { return check_text(s.*field); },
+          .write = [field](Settings& s, const OptionValue& v) { s.*field = v.number != 0; }};
+}
+
+// A file or path the loop opens; an empty value is the word `none` (kEmbeddedNet, ...).
+OptionSpec file_string(std::string_view name, std::string Settings::*field, std::string_view none,
+                       OptionEffect effect, std::string_view help) {
+  return {.name = name,
+          .type = T::String,
+          .help = help,
+          .effect = effect,
+          .read = [field](const Settings& s) { return s.*field; },
+          .write =
+              [field, none](Settings& s, const OptionValue& v) {
+                s.*field = v.text.empty() ? std::string(none) : v.text;
+              }};
+}
+
+// Mode's values, in the order `uci` lists them.
+constexpr std::pair<std::string_view, search::Mode> kModes[] = {
+    {"search", search::Mode::Search},
+    {"argmax", search::Mode::Argmax},
+};
+
+OptionSpec mode_combo() {
+  std::vector<std::string_view> names;
+  for (const auto& [name, mode] : kModes) names.push_back(name);
+  return {
+      .name = "Mode",
+      .type = T::Combo,
+      .vars = names,
+      .help = "search, or argmax (no search)",
+      .effect = E::Engine,
+      .read =
+          [](const Settings& s) {
+            for (const auto& [name, mode] : kModes)
+              if (mode == s.engine.mode) return std::string(name);
+            throw std::logic_error("Mode: a search::Mode without a name");
+          },
+      .write = [](Settings& s, const OptionValue& v) { s.engine.mode = kModes[v.number].second; }};
+}
+
+std::vector<OptionSpec> make_specs() {
+  using search::EngineOptions;
+  using search::SearchParameters;
+  return {
+      engine_spin("Hash", 1, 65536, &EngineOptions::hash_mb, "transposition table size in MB"),
+      engine_spin("Threads", 1, 256, &EngineOptions::threads, "search threads"),
+      engine_spin("MultiPV", 1, 256, &EngineOptions::multipv, "number of best lines to report"),
+      loop_check("Ponder", &Settings::ponder, "think on the opponent's time (go ponder)"),
+      engine_spin("Move Overhead", 0, 5000, &EngineOptions::move_overhead_ms,
+                  "milliseconds kept back per move"),
+      loop_check("UCI_ShowWDL", &Settings::show_wdl, "add wdl to info lines"),
+      file_string("EvalFile", &Settings::eval_file, kEmbeddedNet, E::Network,
+                  "network file (safetensors)"),
+      mode_combo(),
+      file_string("SyzygyPath", &Settings::syzygy_path, kNoTablebases, E::Tablebases,
+                  "Syzygy table directories, ':'-separated"),
+      engine_spin("SyzygyProbeLimit", 0, 7, &EngineOptions::syzygy_probe_limit,
+                  "most pieces to probe the tables with"),
+      engine_check("Syzygy50MoveRule", &EngineOptions::syzygy_50_move_rule,
+                   "cursed wins and blessed losses draw"),
+      parameter_spin("PolicyTemperature", 1000, &SearchParameters::policy_temperature, 1000,
+                     "softmax temperature over Q, x1000"),
+      parameter_spin("ThresholdStart", 1000, &SearchParameters::initial_threshold, 1000,
+                     "first iteration's theta, x1000"),
+      parameter_spin("ThresholdFactor", 99, &SearchParameters::threshold_factor, 100,
+                     "theta multiplier per iteration, x100"),
+  };
+}
+
+}  // namespace
+
+const std::vector<OptionSpec>& option_specs() {
+  static const std::vector<OptionSpec> specs = make_specs();
+  return specs;
+}
+
+bool same_name(std::string_view a, std::string_view b) { return lower(a) == lower(b); }
+
+const OptionSpec* find_option(std::string_view name) {
+  for (const OptionSpec& spec : option_specs())
+    if (same_name(spec.name, name)) return &spec;
+  return nullptr;
+}
+
+std::string default_value(const OptionSpec& spec) { return spec.read(Settings{}); }
+
+std::string_view type_name(OptionType type) {
+  switch (type) {
+    case T::Check:
+      return "check";
+    case T::Spin:
+      return "spin";
+    case T::Combo:
+      return "combo";
+    case T::String:
+      return "string";
+  }
+  throw std::logic_error("type_name: unknown option type");
+}
+
+std::string declaration(const OptionSpec& spec) {
+  std::string text = fmt::format("option name {} type {} default {}", spec.name,
+                                 type_name(spec.type), default_value(spec));
+  if (spec.type == T::Spin) text += fmt::format(" min {} max {}", spec.min, spec.max);
+  for (std::string_view v : spec.vars) text += fmt::format(" var {}", v);
+  return text;
+}
+
+OptionValue validate(const OptionSpec& spec, const std::string& value) {
   switch (spec.type) {
-    case OptionType::Check:
-      if (lower(value) == "true" || lower(value) == "false") return lower(value);
+    case T::Check:
+      if (lower(value) == "true") return {"true", 1};
+      if (lower(value) == "false") return {"false", 0};
       throw std::invalid_argument(
           fmt::format("option {}: expected true or false, got '{}'", spec.name, value));
-    case OptionType::Spin: {
+    case T::Spin: {
       long v = 0;
       const auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), v);
       if (ec != std::errc() || end != value.data() + value.size() || value.empty())
@@ -54,17 +203,17 @@ std::string validate(const OptionSpec& spec, const std::string& value) {
       if (v < spec.min || v > spec.max)
         throw std::invalid_argument(
             fmt::format("option {}: {} is outside [{}, {}]", spec.name, v, spec.min, spec.max));
-      return std::to_string(v);
+      return {std::to_string(v), int(v)};
     }
-    case OptionType::Combo:
-      for (const std::string& v : spec.values)
-        if (same_name(v, value)) return v;
+    case T::Combo:
+      for (size_t i = 0; i < spec.vars.size(); ++i)
+        if (same_name(spec.vars[i], value)) return {std::string(spec.vars[i]), int(i)};
       throw std::invalid_argument(fmt::format("option {}: expected one of {}, got '{}'", spec.name,
-                                              fmt::join(spec.values, ", "), value));
-    case OptionType::String:
-      return value;
+                                              fmt::join(spec.vars, ", "), value));
+    case T::String:
+      return {value, 0};
   }
-  return value;
+  throw std::logic_error("validate: unknown option type");
 }
 
 }  // namespace avocet::uci

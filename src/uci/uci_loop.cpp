@@ -7,6 +7,7 @@
 #include <charconv>
 #include <exception>
 #include <string>
+#include <utility>
 
 #include "avocet/chess/move_text.h"
 #include "avocet/chess/movegen.h"
@@ -32,8 +33,6 @@ std::vector<std::string_view> split_words(std::string_view line) {
 
 namespace {
 
-constexpr const char* kEmbedded = "<embedded>";
-
 std::string join(const std::vector<std::string_view>& words, size_t begin, size_t end) {
   std::string text;
   for (size_t i = begin; i < end && i < words.size(); ++i) {
@@ -41,26 +40,6 @@ std::string join(const std::vector<std::string_view>& words, size_t begin, size_
     text += words[i];
   }
   return text;
-}
-
-std::vector<OptionSpec> option_specs() {
-  using T = OptionType;
-  return {
-      {"Hash", T::Spin, "64", 1, 65536, {}, "transposition table size in MB"},
-      {"Threads", T::Spin, "1", 1, 256, {}, "search threads"},
-      {"MultiPV", T::Spin, "1", 1, 256, {}, "number of best lines to report"},
-      {"Ponder", T::Check, "false", 0, 0, {}, "think on the opponent's time (go ponder)"},
-      {"Move Overhead", T::Spin, "50", 0, 5000, {}, "milliseconds kept back per move"},
-      {"UCI_ShowWDL", T::Check, "false", 0, 0, {}, "add wdl to info lines"},
-      {"EvalFile", T::String, kEmbedded, 0, 0, {}, "network file (safetensors)"},
-      {"Mode", T::Combo, "search", 0, 0, {"search", "argmax"}, "search, or argmax (no search)"},
-      {"SyzygyPath", T::String, "<empty>", 0, 0, {}, "Syzygy table directories, ':'-separated"},
-      {"SyzygyProbeLimit", T::Spin, "7", 0, 7, {}, "most pieces to probe the tables with"},
-      {"Syzygy50MoveRule", T::Check, "true", 0, 0, {}, "cursed wins and blessed losses draw"},
-      {"PolicyTemperature", T::Spin, "60", 1, 1000, {}, "softmax temperature over Q, x1000"},
-      {"ThresholdStart", T::Spin, "250", 1, 1000, {}, "first iteration's theta, x1000"},
-      {"ThresholdFactor", T::Spin, "50", 1, 99, {}, "theta multiplier per iteration, x100"},
-  };
 }
 
 // Error messages quote what they were sent; a GUI must still get one short printable line.
@@ -110,11 +89,8 @@ UciLoop::UciLoop(std::ostream& out, search::EvaluatorFactory evaluator, std::str
                  std::ostream& err)
     : out_(out),
       err_(err),
-      specs_(option_specs()),
       engine_(evaluator, evaluator_name),
-      has_evaluator_(evaluator != nullptr) {
-  for (const OptionSpec& spec : specs_) values_[spec.name] = spec.default_value;
-}
+      has_evaluator_(evaluator != nullptr) {}
 
 UciLoop::~UciLoop() {
   engine_.stop();
@@ -122,9 +98,8 @@ UciLoop::~UciLoop() {
 }
 
 std::string UciLoop::option(const std::string& name) const {
-  for (const auto& [key, value] : values_)
-    if (same_name(key, name)) return value;
-  return "";
+  const OptionSpec* spec = find_option(name);
+  return spec ? spec->read(settings_) : "";
 }
 
 void UciLoop::run(std::istream& in) {
@@ -156,6 +131,10 @@ void UciLoop::report_error_line(const std::string& line) {
 
 void UciLoop::error(std::string_view message) {
   print(fmt::format("info string error: {}\n", printable(message)));
+}
+
+void UciLoop::option_error(std::string_view message) {
+  report_error_line(fmt::format("info string error: {}\n", printable(message)));
 }
 
 bool UciLoop::handle_line(std::string_view line) {
@@ -203,14 +182,26 @@ bool UciLoop::handle_line(std::string_view line) {
 
 void UciLoop::on_uci() {
   std::string text = fmt::format("id name Avocet {}\nid author the Avocet developers\n", kVersion);
-  for (const OptionSpec& spec : specs_) text += declaration(spec) + "\n";
-  print(text + "uciok\n");
+  for (const OptionSpec& spec : option_specs()) text += declaration(spec) + "\n";
+  print(text);
+  ensure_evaluator();
+  print_reports(true);
+  print("uciok\n");
+}
+
+void UciLoop::print_reports(bool name_net) {
+  std::string text;
+  if (has_evaluator_ && (name_net || !net_reported_))
+    text = fmt::format("info string net {}\n", engine_.evaluator_name());
+  net_reported_ = net_reported_ || has_evaluator_;
+  text += std::exchange(reports_, "");
+  if (!text.empty()) print(text);
 }
 
 bool UciLoop::ensure_evaluator() {
   if (has_evaluator_) return true;
   try {
-    use_network(nn::default_network(), kEmbedded);
+    use_network(nn::default_network(), std::string(kEmbeddedNet));
   } catch (const std::exception& e) {
     error(fmt::format("no network: {} (set EvalFile)", e.what()));
     return false;
@@ -223,20 +214,19 @@ void UciLoop::use_network(std::shared_ptr<const nn::Network> net, const std::str
   engine_.set_evaluator([net] { return nn::make_evaluator(net); }, name);
   has_evaluator_ = true;
   net_file_ = file;
+  net_reported_ = false;
 }
 
 std::string UciLoop::current_net() const {
   if (!has_evaluator_) return "no network";
-  if (net_file_ == kEmbedded) return "the embedded net " + engine_.evaluator_name();
+  if (net_file_ == kEmbeddedNet) return "the embedded net " + engine_.evaluator_name();
   if (net_file_.empty()) return engine_.evaluator_name();
   return fmt::format("{} (from {})", engine_.evaluator_name(), net_file_);
 }
 
 void UciLoop::on_isready() {
-  if (!engine_.searching() && ensure_evaluator() && !announced_) {
-    print(fmt::format("info string net {}\n", engine_.evaluator_name()));
-    announced_ = true;
-  }
+  // The net loads here if `uci` did not load it, so that the first go does not wait for it.
+  if (!engine_.searching()) ensure_evaluator();
   print("readyok\n");
 }
 
@@ -342,13 +332,15 @@ void UciLoop::on_go(const std::vector<std::string_view>& words) {
         !request.infinite && !request.ponder)
       request.depth = kFallbackDepth;
   }
-  if (!ensure_evaluator()) {
+  const bool playable = ensure_evaluator();
+  print_reports(false);
+  if (!playable) {
     print("bestmove (none)\n");
     return;
   }
   engine_.set_game(game_);
-  const int multipv = std::stoi(values_["MultiPV"]);
-  const bool wdl = values_["UCI_ShowWDL"] == "true";
+  const int multipv = settings_.engine.multipv;
+  const bool wdl = settings_.show_wdl;
   engine_.go(request, {[this, multipv, wdl](const search::SearchInfo& info) {
                          print_info(info, multipv, wdl);
                        },
@@ -415,88 +407,89 @@ void UciLoop::on_setoption(const std::vector<std::string_view>& words) {
   for (size_t i = 2; i < words.size(); ++i)
     if (words[i] == "value") value_at = std::min(value_at, i);
   if (words.size() < 3 || words[1] != "name")
-    return error("setoption: expected 'setoption name <name> [value <value>]'");
-  const std::string name = join(words, 2, value_at);
-  const std::string value = join(words, value_at + 1, words.size());
-  for (const OptionSpec& spec : specs_) {
-    if (!same_name(spec.name, name)) continue;
-    if (engine_.searching())
-      return error(fmt::format("setoption {}: a search is running (send stop first)", spec.name));
-    return apply_option(spec, validate(spec, value));
-  }
-  error(fmt::format("setoption: unknown option '{}'", name));
+    return option_error("setoption: expected 'setoption name <name> [value <value>]'");
+  set_option(join(words, 2, value_at), join(words, value_at + 1, words.size()));
 }
 
-void UciLoop::apply_option(const OptionSpec& spec, const std::string& value) {
-  if (spec.name == "EvalFile") {
-    const bool embedded = value.empty() || value == kEmbedded;
-    std::shared_ptr<const nn::Network> net;
-    try {
-      net = embedded ? nn::default_network() : nn::Network::load_file(value);
-    } catch (const std::exception& e) {
-      // The engine plays on, with the net it has or else the embedded one (what the next go
-      // would load): name it. GUIs tend to hide info strings, hence stderr as well.
-      if (!has_evaluator_) {
-        try {
-          use_network(nn::default_network(), kEmbedded);
-        } catch (const std::exception&) {
-        }
-      }
-      report_error_line(fmt::format("info string ERROR: EvalFile: {}; keeping {}\n",
-                                    printable(e.what()), current_net()));
-      return;
-    }
-    use_network(net, embedded ? std::string(kEmbedded) : value);
-    values_[spec.name] = embedded ? kEmbedded : value;
-    print(fmt::format("info string net {}\n", net->description()));
-    announced_ = true;
-    return;
-  }
-  if (spec.name == "SyzygyPath") {
-    std::shared_ptr<const syzygy::Tablebases> tables;
-    if (!value.empty() && value != "<empty>") {
-      // Problems found while scanning are printed after the count; those found later (a table
-      // that turns out corrupt at its first probe) as they come, from the search thread.
-      auto live = std::make_shared<std::atomic<bool>>(false);
-      tables = std::make_shared<const syzygy::Tablebases>(
-          value, [this, live](const std::string& message) {
-            if (*live)
-              report_error_line(fmt::format("info string ERROR: {}\n", printable(message)));
-          });
-      print(fmt::format("info string found {} tables ({} WDL, {} DTZ) in {}\n",
-                        tables->table_count(), tables->wdl_count(), tables->dtz_count(),
-                        printable(value)));
-      for (const std::string& message : tables->errors())
-        report_error_line(fmt::format("info string ERROR: {}\n", printable(message)));
-      *live = true;
-    }
-    search::EngineOptions o = engine_.options();
-    o.tablebases = std::move(tables);
-    engine_.set_options(o);
-    values_[spec.name] = value.empty() ? "<empty>" : value;
-    return;
-  }
-  // The engine takes the new values first, so a failure (Hash too large) changes nothing.
-  std::map<std::string, std::string> values = values_;
-  values[spec.name] = value;
-  search::EngineOptions o = engine_.options();
-  o.hash_mb = std::stoi(values["Hash"]);
-  o.threads = std::stoi(values["Threads"]);
-  o.multipv = std::stoi(values["MultiPV"]);
-  o.move_overhead_ms = std::stoi(values["Move Overhead"]);
-  o.mode = values["Mode"] == "argmax" ? search::Mode::Argmax : search::Mode::Search;
-  o.params.policy_temperature = std::stoi(values["PolicyTemperature"]) / 1000.0;
-  o.params.initial_threshold = std::stoi(values["ThresholdStart"]) / 1000.0;
-  o.params.threshold_factor = std::stoi(values["ThresholdFactor"]) / 100.0;
-  o.syzygy_probe_limit = std::stoi(values["SyzygyProbeLimit"]);
-  o.syzygy_50_move_rule = values["Syzygy50MoveRule"] == "true";
+void UciLoop::set_option(const std::string& name, const std::string& value) {
+  const OptionSpec* spec = find_option(name);
+  if (!spec) return option_error(fmt::format("setoption: unknown option '{}'", name));
+  if (engine_.searching())
+    return option_error(
+        fmt::format("setoption {}: a search is running (send stop first)", spec->name));
+  OptionValue valid;
   try {
-    engine_.set_options(o);
-  } catch (const std::runtime_error& e) {
-    return error(
-        fmt::format("setoption {}: {}; keeping {}", spec.name, e.what(), values_[spec.name]));
+    valid = validate(*spec, value);
+  } catch (const std::invalid_argument& e) {
+    return option_error(e.what());
   }
-  values_ = std::move(values);
+  apply_option(*spec, valid);
+}
+
+void UciLoop::apply_option(const OptionSpec& spec, const OptionValue& value) {
+  // The new settings are kept only once their effect succeeded: a failure changes nothing.
+  Settings next = settings_;
+  spec.write(next, value);
+  switch (spec.effect) {
+    case OptionEffect::Loop:
+      break;
+    case OptionEffect::Network:
+      if (!load_network(next.eval_file)) return;
+      break;
+    case OptionEffect::Tablebases:
+      next.engine.tablebases = open_tablebases(next.syzygy_path);
+      engine_.set_options(next.engine);
+      break;
+    case OptionEffect::Engine:
+      try {
+        engine_.set_options(next.engine);
+      } catch (const std::runtime_error& e) {
+        return option_error(
+            fmt::format("setoption {}: {}; keeping {}", spec.name, e.what(), spec.read(settings_)));
+      }
+      break;
+  }
+  settings_ = std::move(next);
+}
+
+bool UciLoop::load_network(const std::string& file) {
+  const bool embedded = file == kEmbeddedNet;
+  std::shared_ptr<const nn::Network> net;
+  try {
+    net = embedded ? nn::default_network() : nn::Network::load_file(file);
+  } catch (const std::exception& e) {
+    // The engine plays on, with the net it has or else the embedded one (what the next go
+    // would load): name it. GUIs tend to hide info strings, hence stderr as well.
+    if (!has_evaluator_) {
+      try {
+        use_network(nn::default_network(), std::string(kEmbeddedNet));
+      } catch (const std::exception&) {
+      }
+    }
+    report_error_line(fmt::format("info string ERROR: EvalFile: {}; keeping {}\n",
+                                  printable(e.what()), current_net()));
+    return false;
+  }
+  use_network(net, file);
+  return true;
+}
+
+std::shared_ptr<const syzygy::Tablebases> UciLoop::open_tablebases(const std::string& path) {
+  if (path == kNoTablebases) return nullptr;
+  // Problems found while scanning are printed at once; those found later (a table that turns
+  // out corrupt at its first probe) as they come, from the search thread.
+  auto live = std::make_shared<std::atomic<bool>>(false);
+  auto tables =
+      std::make_shared<const syzygy::Tablebases>(path, [this, live](const std::string& message) {
+        if (*live) report_error_line(fmt::format("info string ERROR: {}\n", printable(message)));
+      });
+  for (const std::string& message : tables->errors())
+    report_error_line(fmt::format("info string ERROR: {}\n", printable(message)));
+  reports_ +=
+      fmt::format("info string found {} tables ({} WDL, {} DTZ) in {}\n", tables->table_count(),
+                  tables->wdl_count(), tables->dtz_count(), printable(path));
+  *live = true;
+  return tables;
 }
 
 void UciLoop::on_display() {

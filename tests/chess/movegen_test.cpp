@@ -29,7 +29,9 @@ TEST(MoveGen, EnPassantThatWouldExposeTheKingIsIllegal) {
   Position pos = Position::from_fen("8/8/8/8/k3p2Q/8/3P4/3K4 w - - 0 1");
   pos.play(parse_uci(pos, "d2d4"));
   EXPECT_EQ(pos.en_passant_square(), Square::None);
-  for (Move m : legal_moves(pos)) EXPECT_NE(m.kind(), MoveKind::EnPassant);
+  // Exactly the king's five steps and the push: no e4d3, and no empty list passing for one.
+  EXPECT_EQ(uci_moves(pos.fen()),
+            (std::set<std::string>{"a4a3", "a4a5", "a4b3", "a4b4", "a4b5", "e4e3"}));
 }
 
 TEST(MoveGen, EnPassantCapturesTheCheckingPawn) {
@@ -61,18 +63,18 @@ TEST(MoveGen, AllFourPromotions) {
 }
 
 TEST(MoveGen, DoubleCheckAllowsOnlyKingMoves) {
-  // Rook e1 and bishop b5 both check the king on e8.
-  for (Move m : legal_moves(Position::from_fen("4k3/8/8/1B6/8/8/8/4RK2 b - - 0 1")))
-    EXPECT_EQ(m.from(), Square::E8);
+  // Rook e1 and bishop b5 both check the king on e8: it steps off the e-file and the
+  // diagonal (d7 and e7 stay attacked); nothing may block or capture.
+  EXPECT_EQ(uci_moves("4k3/8/8/1B6/8/8/8/4RK2 b - - 0 1"),
+            (std::set<std::string>{"e8d8", "e8f7", "e8f8"}));
 }
 
 TEST(MoveGen, PinnedPiecesMoveOnlyAlongThePin) {
-  // The e2 rook is pinned by the e8 rook: it may move on the e-file only.
-  for (Move m : legal_moves(Position::from_fen("4r1k1/8/8/8/8/8/4R3/4K3 w - - 0 1"))) {
-    if (m.from() == Square::E2) {
-      EXPECT_EQ(file_of(m.to()), File::E) << to_uci(m);
-    }
-  }
+  // The e2 rook is pinned by the e8 rook: it may move on the e-file only, up to the capture.
+  std::set<std::string> rook;
+  for (const auto& m : uci_moves("4r1k1/8/8/8/8/8/4R3/4K3 w - - 0 1"))
+    if (m.starts_with("e2")) rook.insert(m);
+  EXPECT_EQ(rook, (std::set<std::string>{"e2e3", "e2e4", "e2e5", "e2e6", "e2e7", "e2e8"}));
   // The d2 bishop is pinned on the e1-a5 diagonal: only c3, b4 and a5 (capture).
   std::set<std::string> bishop;
   for (const auto& m : uci_moves("4k3/8/8/q7/8/8/3B4/4K3 w - - 0 1"))

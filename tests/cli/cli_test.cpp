@@ -64,6 +64,8 @@ TEST(Cli, DashDashOptionsBecomeSetoption) {
   EXPECT_EQ(r.status, 0);
   EXPECT_EQ(r.out.rfind("info string error: setoption: unknown option 'Frobnication'\n", 0), 0u)
       << r.out;
+  // lichess-bot's python-chess drops info strings before uciok: stderr shows the mistake.
+  EXPECT_EQ(r.err, "info string error: setoption: unknown option 'Frobnication'\n");
   EXPECT_TRUE(r.out.ends_with("readyok\n")) << r.out;
 }
 

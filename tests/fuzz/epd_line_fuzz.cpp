@@ -5,15 +5,15 @@
 #include <stdexcept>
 #include <string_view>
 
-#include "avocet/bench/epd.h"
 #include "avocet/chess/movegen.h"
+#include "avocet/suites/epd.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace avocet;
   const std::string_view line(reinterpret_cast<const char*>(data), size);
-  bench::EpdEntry entry;
+  suites::EpdEntry entry;
   try {
-    entry = bench::parse_epd_line(line);
+    entry = suites::parse_epd_line(line);
   } catch (const std::invalid_argument&) {
     return 0;
   }
@@ -30,6 +30,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   for (const auto& [m, points] : entry.points)
     if (!is_legal(m)) __builtin_trap();
   for (Move m : legal)
-    if (bench::score_epd_move(entry, m) > bench::max_epd_score(entry)) __builtin_trap();
+    if (suites::score_epd_move(entry, m) > suites::max_epd_score(entry)) __builtin_trap();
   return 0;
 }

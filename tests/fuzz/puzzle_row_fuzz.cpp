@@ -6,21 +6,21 @@
 #include <string_view>
 #include <utility>
 
-#include "avocet/bench/puzzles.h"
+#include "avocet/suites/puzzles.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace avocet;
   const std::string_view row(reinterpret_cast<const char*>(data), size);
-  bench::Puzzle puzzle;
+  suites::Puzzle puzzle;
   try {
-    puzzle = bench::parse_puzzle_row(row);
+    puzzle = suites::parse_puzzle_row(row);
   } catch (const std::invalid_argument&) {
     return 0;
   }
   if (puzzle.moves.size() < 2) __builtin_trap();
   // A solver that plays the puzzle's own line solves it.
   size_t ply = 1;
-  const bench::PuzzleResult result = bench::solve_puzzle(
+  const suites::PuzzleResult result = suites::solve_puzzle(
       puzzle, [&](const Game&) { return puzzle.moves[std::exchange(ply, ply + 2)]; });
   if (!result.solved) __builtin_trap();
   return 0;

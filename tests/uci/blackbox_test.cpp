@@ -21,7 +21,7 @@ TEST(BlackBox, UciSessionThroughPipes) {
   EXPECT_NE(hello.find("info string net tiny_house"), std::string::npos) << hello;
 
   engine.send("isready");
-  EXPECT_NE(engine.read_until("readyok").find("readyok"), std::string::npos);
+  EXPECT_EQ(engine.read_until("readyok"), "readyok\n");
   engine.send("position startpos moves e2e4 e7e5");
   engine.send("go infinite");
   engine.send("isready");  // answered while searching, without stopping it
@@ -39,6 +39,31 @@ TEST(BlackBox, UciSessionThroughPipes) {
   engine.send("go infinite");
   engine.send("quit");  // quits promptly, even mid-search
   EXPECT_EQ(engine.wait_exit(3000), 0);
+}
+
+// python-chess's handshake, as lichess-bot runs it: options as arguments, `uci`, setoption
+// lines, `isready`. python-chess drops what comes before `uciok` and warns about anything but
+// `readyok` after `isready`: so the misspelt options are reported on stderr as well, and the
+// tables found are reported by the next `go`.
+TEST(BlackBox, HandshakeAsPythonChessRunsIt) {
+  EngineProcess engine({"--Treads=2", "--Hash=abc", "--Move Overhead=100",
+                        "--EvalFile=" + testing::data_path("tiny_house.safetensors")},
+                       true);
+  engine.send("uci");
+  EXPECT_NE(engine.read_until("uciok").find("info string net tiny_house"), std::string::npos);
+  engine.send("setoption name SyzygyPath value " + testing::data_path("syzygy"));
+  engine.send("setoption name UCI_ShowWDL value true");
+  engine.send("isready");
+  EXPECT_EQ(engine.read_until("readyok"), "readyok\n");
+  engine.send("position startpos");
+  engine.send("go depth 1");
+  const std::string search = engine.read_until("bestmove");
+  EXPECT_EQ(search.rfind("info string found 18 tables (10 WDL, 8 DTZ) in ", 0), 0u) << search;
+  engine.send("quit");
+  EXPECT_EQ(engine.wait_exit(3000), 0);
+  EXPECT_EQ(engine.read_stderr(),
+            "info string error: setoption: unknown option 'Treads'\n"
+            "info string error: option Hash: expected an integer, got 'abc'\n");
 }
 
 // The last `bestmove` of `text`, or "" when there is none.
@@ -86,7 +111,8 @@ TEST(BlackBox, EndOfInputEndsAnInfiniteOrPonderSearch) {
 // Every go gets exactly one bestmove, even with a bad parameter: an error line, then a move.
 TEST(BlackBox, BadGoParametersStillGetOneBestmove) {
   EngineProcess engine({"--EvalFile=" + testing::data_path("tiny_house.safetensors")});
-  ASSERT_NE(engine.read_until("info string net").find("tiny_house"), std::string::npos);
+  engine.send("uci");
+  ASSERT_NE(engine.read_until("uciok").find("info string net tiny_house"), std::string::npos);
   engine.send("position startpos");
   struct Case {
     const char* go;
@@ -110,7 +136,9 @@ TEST(BlackBox, BadGoParametersStillGetOneBestmove) {
     EXPECT_EQ(engine.read_until("readyok"), "readyok\n");
     const std::string best = last_bestmove(out);
     EXPECT_NO_THROW(parse_uci(Position::start(), best)) << out;
-    if (std::string(c.go).find("a2a3") != std::string::npos) EXPECT_EQ(best, "a2a3");
+    if (std::string(c.go).find("a2a3") != std::string::npos) {
+      EXPECT_EQ(best, "a2a3");
+    }
   }
   engine.send("quit");
   EXPECT_EQ(engine.wait_exit(3000), 0);

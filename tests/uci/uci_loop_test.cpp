@@ -90,8 +90,26 @@ TEST(UciLoop, HandshakeDeclaresEveryOption) {
         "option name SyzygyProbeLimit type spin default 7 min 0 max 7",
         "option name Syzygy50MoveRule type check default true"})
     EXPECT_NE(out.find(option), std::string::npos) << option;
-  EXPECT_NE(out.find("uciok\n"), std::string::npos);
-  EXPECT_NE(out.find("readyok\n"), std::string::npos);
+  // The net is named in answer to `uci`, before uciok: python-chess warns about any line
+  // other than readyok after isready, and drops what comes before uciok.
+  EXPECT_TRUE(out.ends_with("info string net material\nuciok\nreadyok\n")) << out;
+}
+
+// Without `uci`, the net is named by the first go; a new net by the go after it.
+TEST(UciLoop, ReportsWaitForTheNextGo) {
+  Session s;
+  s.send("isready");
+  s.send("setoption name SyzygyPath value " + testing::data_path("syzygy"));
+  s.send("setoption name EvalFile value " + testing::data_path("tiny_house.safetensors"));
+  EXPECT_EQ(s.text(), "readyok\n");
+  s.send("go depth 1");
+  s.loop.wait_for_search();
+  const std::string out = s.text();
+  EXPECT_EQ(out.rfind("readyok\ninfo string net tiny_house", 0), 0u) << out;
+  EXPECT_NE(out.find("\ninfo string found 18 tables (10 WDL, 8 DTZ) in "), std::string::npos);
+  s.send("go depth 1");
+  s.loop.wait_for_search();
+  EXPECT_EQ(count(s.text(), "info string"), 2) << s.text();
 }
 
 TEST(UciLoop, PositionWithMovesAndDisplay) {
@@ -246,12 +264,12 @@ TEST(UciLoop, OptionsWithSpacesAndValues) {
   s.send("setoption name Threads value 2");
   EXPECT_EQ(s.text(), "");
   s.send("setoption name SyzygyPath value /nonexistent/syzygy");
-  EXPECT_EQ(s.text(),
-            "info string found 0 tables (0 WDL, 0 DTZ) in /nonexistent/syzygy\n"
-            "info string ERROR: syzygy: /nonexistent/syzygy: no such directory\n");
+  EXPECT_EQ(s.text(), "info string ERROR: syzygy: /nonexistent/syzygy: no such directory\n");
   s.send("position startpos");
   s.send("go nodes 300");
   s.loop.wait_for_search();
+  EXPECT_NE(s.text().find("info string found 0 tables (0 WDL, 0 DTZ) in /nonexistent/syzygy\n"),
+            std::string::npos);
   EXPECT_EQ(count(s.text(), "bestmove "), 1);
 }
 
@@ -320,10 +338,11 @@ TEST(UciLoop, BadLinesReportOneErrorAndKeepState) {
     } else {
       EXPECT_EQ(out, c.error);
     }
-    // The one error a GUI must not hide goes to stderr as well.
-    EXPECT_EQ(s.err.str(),
-              std::string_view(c.error).starts_with("info string ERROR") ? c.error : "")
-        << c.line;
+    // The errors a GUI or python-chess must not hide go to stderr as well: a net that
+    // cannot be loaded, and every setoption error.
+    const bool to_stderr = std::string_view(c.error).starts_with("info string ERROR") ||
+                           std::string_view(c.line).starts_with("setoption");
+    EXPECT_EQ(s.err.str(), to_stderr ? c.error : "") << c.line;
     EXPECT_EQ(s.loop.game().position().fen(), before) << c.line;
     // Still usable: answers isready and plays a legal move.
     s.send("isready");
@@ -335,7 +354,7 @@ TEST(UciLoop, BadLinesReportOneErrorAndKeepState) {
 
 TEST(UciLoop, QuitStopsTheLoopAndASearch) {
   Session s;
-  EXPECT_EQ(s.run("isready\nquit\nisready\n"), "info string net material\nreadyok\n");
+  EXPECT_EQ(s.run("isready\nquit\nisready\n"), "readyok\n");
   Session t;
   t.send("go infinite");
   EXPECT_FALSE(t.loop.handle_line("quit"));
@@ -364,12 +383,12 @@ TEST(UciLoop, BadGoWithoutLimitsSearchesOneIteration) {
 
 TEST(UciLoop, BlankAndWhitespaceLinesAreIgnored) {
   Session s;
-  EXPECT_EQ(s.run("\n   \n\t\r\nisready\r\n"), "info string net material\nreadyok\n");
+  EXPECT_EQ(s.run("\n   \n\t\r\nisready\r\n"), "readyok\n");
 }
 
 TEST(UciLoop, DebugIsAcceptedSilently) {
   Session s;
-  EXPECT_EQ(s.run("debug on\ndebug off\nisready\n"), "info string net material\nreadyok\n");
+  EXPECT_EQ(s.run("debug on\ndebug off\nisready\n"), "readyok\n");
 }
 
 // A tied input stream flushes the output from the reading thread, outside the output lock,
@@ -386,11 +405,7 @@ TEST(UciLoop, SyzygyPathCountsTablesAndTheEngineUsesThem) {
   Session s;
   const std::string dir = testing::data_path("syzygy");
   s.send("setoption name SyzygyPath value " + dir + ":/nonexistent/syzygy");
-  const std::string out = s.text();
-  EXPECT_NE(out.find("info string found 18 tables (10 WDL, 8 DTZ) in " + dir), std::string::npos)
-      << out;
-  EXPECT_NE(out.find("info string ERROR: syzygy: /nonexistent/syzygy: no such directory\n"),
-            std::string::npos);
+  EXPECT_EQ(s.text(), "info string ERROR: syzygy: /nonexistent/syzygy: no such directory\n");
   EXPECT_NE(s.err.str().find("ERROR: syzygy: /nonexistent/syzygy"), std::string::npos);
   EXPECT_EQ(s.loop.option("SyzygyPath"), dir + ":/nonexistent/syzygy");
 
@@ -399,6 +414,9 @@ TEST(UciLoop, SyzygyPathCountsTablesAndTheEngineUsesThem) {
   s.send("position fen 8/8/8/8/8/2k5/8/KR6 w - - 0 1");
   s.send("go nodes 500");
   s.loop.wait_for_search();
+  EXPECT_NE(s.text().find("info string found 18 tables (10 WDL, 8 DTZ) in " + dir),
+            std::string::npos)
+      << s.text();
   EXPECT_EQ(bestmove_of(s.text()), "b1d1");
   EXPECT_NE(s.text().find("score cp 19973 wdl 1000 0 0"), std::string::npos) << s.text();
   EXPECT_NE(s.text().find(" tbhits 14 "), std::string::npos) << s.text();

@@ -4,8 +4,20 @@
 // biases), and a final LayerNorm.
 #pragma once
 
-#include <Eigen/Core>
 #include <vector>
+
+// With AVX-512, gcc 12 warns that the `__Y` of _mm512_undefined_ps() "may be used
+// uninitialized" (it is undefined on purpose) wherever Eigen's packet code is inlined. gcc
+// honours a pragma at any location of the inlining chain, so ignoring the warning for
+// Eigen's headers silences those reports and no others. Eigen is included here only.
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#endif
+#include <Eigen/Core>
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
 
 namespace avocet::nn {
 

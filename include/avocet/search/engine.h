@@ -23,6 +23,8 @@ namespace avocet::search {
 
 enum class Mode { Argmax, Search };
 
+// The defaults below are the UCI options' defaults: uci/options.cpp reads them from a
+// default-constructed EngineOptions (and its SearchParameters) and writes them nowhere else.
 struct EngineOptions {
   int hash_mb = 64;
   int threads = 1;
@@ -32,8 +34,8 @@ struct EngineOptions {
   SearchParameters params;
   // Syzygy tables (none: null); probed within syzygy_probe_limit pieces.
   std::shared_ptr<const syzygy::Tablebases> tablebases;
-  int syzygy_probe_limit = 7;
-  bool syzygy_50_move_rule = true;
+  int syzygy_probe_limit = TablebaseSettings{}.probe_limit;
+  bool syzygy_50_move_rule = TablebaseSettings{}.rule50;
 };
 
 struct GoRequest {

@@ -1,32 +1,83 @@
-// The engine's options: one definition per option serves the UCI `option` lines, `setoption`
-// and the `--Name=value` command-line arguments.
+// The engine's options, each defined once (as lc0's OptionId): its name, type, range, help
+// text and effect. One table serves the declarations printed for `uci`, `setoption`, the
+// `--Name=value` command-line arguments and `avocet --help`; a test checks README.md's
+// options table against it.
+//
+// No default is written in the table: an option's default is what a default-constructed
+// Settings holds (the search's come from EngineOptions and SearchParameters), read in the
+// option's UCI units (PolicyTemperature in thousandths, ThresholdFactor in percent, ...).
 #pragma once
 
 #include <functional>
 #include <string>
+#include <string_view>
 #include <vector>
+
+#include "avocet/search/engine.h"
 
 namespace avocet::uci {
 
+// UCI GUIs expect a non-empty default for a string option: these words stand for "none".
+inline constexpr std::string_view kEmbeddedNet = "<embedded>";
+inline constexpr std::string_view kNoTablebases = "<empty>";
+
+// The value of every option: the engine's, and those the UCI loop acts on itself.
+struct Settings {
+  search::EngineOptions engine;
+  bool ponder = false;    // a hint to the GUI; `go ponder` works either way
+  bool show_wdl = false;  // add `wdl W D L` to info lines
+  std::string eval_file{kEmbeddedNet};
+  std::string syzygy_path{kNoTablebases};
+};
+
 enum class OptionType { Check, Spin, Combo, String };
 
-struct OptionSpec {
-  std::string name;
-  OptionType type;
-  std::string default_value;
-  int min = 0, max = 0;             // spin
-  std::vector<std::string> values;  // combo
-  std::string help;
+// What must happen once a new value is written to Settings.
+enum class OptionEffect {
+  Engine,      // the Engine takes settings.engine (it may refuse: a Hash too large)
+  Loop,        // nothing more: the loop reads the value at each go
+  Network,     // load the net settings.eval_file names
+  Tablebases,  // open the tables settings.syzygy_path names, into settings.engine
 };
+
+// A value that passed validate(): its text as UCI shows it, and its number (a spin's integer,
+// a check's 1 for true and 0 for false).
+struct OptionValue {
+  std::string text;
+  int number = 0;
+};
+
+struct OptionSpec {
+  std::string_view name;
+  OptionType type;
+  int min = 0, max = 0;                     // spin
+  std::vector<std::string_view> vars = {};  // combo
+  std::string_view help;
+  OptionEffect effect;
+  std::function<std::string(const Settings&)> read;          // the value, as UCI text
+  std::function<void(Settings&, const OptionValue&)> write;  // sets it from a valid value
+};
+
+// Every option, in the order `uci` declares them.
+const std::vector<OptionSpec>& option_specs();
+
+// The option called `name` (names compare case-insensitively, as UCI requires), or null.
+const OptionSpec* find_option(std::string_view name);
+
+// The option's default: its value in a default-constructed Settings.
+std::string default_value(const OptionSpec& spec);
+
+// "check", "spin", "combo" or "string", as UCI names the type.
+std::string_view type_name(OptionType type);
 
 // `option name ... type ... default ...` as UCI declares it.
 std::string declaration(const OptionSpec& spec);
 
-// Checks `value` against the spec; returns it normalised (e.g. "true"/"false", the combo
-// value's canonical case) or throws std::invalid_argument with a one-line reason.
-std::string validate(const OptionSpec& spec, const std::string& value);
+// Checks `value` against the spec; returns it normalised ("true"/"false", the combo value in
+// the table's case, the integer as std::to_string writes it) or throws std::invalid_argument
+// with a one-line reason naming the option.
+OptionValue validate(const OptionSpec& spec, const std::string& value);
 
-// Option names compare case-insensitively, as UCI requires.
-bool same_name(const std::string& a, const std::string& b);
+bool same_name(std::string_view a, std::string_view b);
 
 }  // namespace avocet::uci

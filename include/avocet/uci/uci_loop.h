@@ -1,14 +1,20 @@
 // The UCI command loop: translates protocol lines into Engine calls and Engine reports into
 // `info` / `bestmove` lines. Every error is reported as one `info string error: ...` line;
 // the loop never throws and the state stays as it was before the bad line. Every `go` gets
-// exactly one `bestmove`, a `go` with a bad parameter included (see on_go). An `EvalFile`
-// that cannot be loaded is the one error a GUI must not hide: `info string ERROR: ...`, on
-// stdout and stderr both.
+// exactly one `bestmove`, a `go` with a bad parameter included (see on_go).
+//
+// Some lines must reach a log even where a GUI hides info strings (python-chess drops them
+// during its handshake, so lichess-bot would report a misspelt option as "configuration OK"):
+// every setoption error, and an `EvalFile` that cannot be loaded (`info string ERROR: ...`),
+// go to stdout and to stderr both.
+//
+// What the options set up (the net that plays, the Syzygy tables found) is reported in
+// answer to `uci`, before `uciok`, or else before the next `go` searches: python-chess
+// warns about any line other than `readyok` after its `isready`.
 #pragma once
 
 #include <iostream>
 #include <istream>
-#include <map>
 #include <memory>
 #include <mutex>
 #include <ostream>
@@ -36,6 +42,8 @@ class UciLoop {
 
   // Handles one line; returns false after `quit`.
   bool handle_line(std::string_view line);
+  // `setoption name <name> value <value>`, also for the `--Name=value` arguments.
+  void set_option(const std::string& name, const std::string& value);
   // Reads lines until `quit` or end of input, which acts as `quit` (as in Stockfish): a
   // running search stops and prints its bestmove, even one held by `infinite` or `ponder`.
   void run(std::istream& in);
@@ -43,6 +51,7 @@ class UciLoop {
   const Game& game() const { return game_; }
   // Blocks until the current search has printed its bestmove (for tests).
   void wait_for_search() { engine_.wait(); }
+  // An option's current value as UCI text; "" for an unknown name.
   std::string option(const std::string& name) const;
 
  private:
@@ -52,15 +61,25 @@ class UciLoop {
   void on_go(const std::vector<std::string_view>& words);
   void on_setoption(const std::vector<std::string_view>& words);
   void on_display();
-  void apply_option(const OptionSpec& spec, const std::string& value);
+  void apply_option(const OptionSpec& spec, const OptionValue& value);
+  // EvalFile's effect: plays with the net `file` names (kEmbeddedNet: the embedded one);
+  // false when it cannot be loaded and the loop plays on with the net it had.
+  bool load_network(const std::string& file);
+  // SyzygyPath's effect: the tables under `path` (kNoTablebases: none).
+  std::shared_ptr<const syzygy::Tablebases> open_tablebases(const std::string& path);
   bool ensure_evaluator();
   // Plays with `net`, read from `file` (kEmbedded for the default net), from the next `go` on
   // (each search thread gets its own evaluator).
   void use_network(std::shared_ptr<const nn::Network> net, const std::string& file);
   // Which net plays now, for messages: "the embedded net N", "N (from FILE)", or "no network".
   std::string current_net() const;
+  // Prints what the options set up and was not reported yet (see the top of this file);
+  // with `name_net`, the playing net whether it was named before or not.
+  void print_reports(bool name_net);
   void print(const std::string& text);
   void error(std::string_view message);
+  // A setoption error: `info string error: ...` on stdout and stderr.
+  void option_error(std::string_view message);
   // An `info string ERROR: ...` line a GUI must not hide: on stdout and stderr both.
   void report_error_line(const std::string& line);
   void print_info(const search::SearchInfo& info, int multipv, bool wdl);
@@ -68,12 +87,12 @@ class UciLoop {
   std::ostream& out_;
   std::ostream& err_;
   std::mutex out_mutex_;
-  std::vector<OptionSpec> specs_;
-  std::map<std::string, std::string> values_;  // by the spec's name
+  Settings settings_;  // settings_.engine is what the Engine was last given
   search::Engine engine_;
   bool has_evaluator_;
   std::string net_file_;  // where the playing net came from; empty for an evaluator passed in
-  bool announced_ = false;
+  bool net_reported_ = false;
+  std::string reports_;  // lines print_reports() owes
   Game game_;
 };
 

@@ -11,7 +11,7 @@
 
 #include "avocet/chess/game.h"
 
-namespace avocet::bench {
+namespace avocet::suites {
 
 struct Puzzle {
   std::string id;
@@ -38,4 +38,4 @@ PuzzleResult solve_puzzle(const Puzzle& puzzle, const std::function<Move(const G
 int rating_bucket(int rating);
 extern const char* const kRatingBucketNames[5];
 
-}  // namespace avocet::bench
+}  // namespace avocet::suites

@@ -10,7 +10,7 @@
 
 #include "avocet/chess/position.h"
 
-namespace avocet::bench {
+namespace avocet::suites {
 
 struct EpdEntry {
   Position position;
@@ -26,4 +26,4 @@ EpdEntry parse_epd_line(std::string_view line);
 int score_epd_move(const EpdEntry& entry, Move move);
 int max_epd_score(const EpdEntry& entry);
 
-}  // namespace avocet::bench
+}  // namespace avocet::suites

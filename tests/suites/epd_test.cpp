@@ -1,10 +1,10 @@
-#include "avocet/bench/epd.h"
+#include "avocet/suites/epd.h"
 
 #include <gtest/gtest.h>
 
 #include "avocet/chess/move_text.h"
 
-namespace avocet::bench {
+namespace avocet::suites {
 namespace {
 
 TEST(Epd, BestAndAvoidMoves) {
@@ -42,4 +42,4 @@ TEST(Epd, MalformedLines) {
 }
 
 }  // namespace
-}  // namespace avocet::bench
+}  // namespace avocet::suites

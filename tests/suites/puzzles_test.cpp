@@ -1,4 +1,4 @@
-#include "avocet/bench/puzzles.h"
+#include "avocet/suites/puzzles.h"
 
 #include <gtest/gtest.h>
 
@@ -7,7 +7,7 @@
 #include "../test_data.h"
 #include "avocet/chess/move_text.h"
 
-namespace avocet::bench {
+namespace avocet::suites {
 namespace {
 
 TEST(Puzzles, ParsesTheSampleRows) {
@@ -66,4 +66,4 @@ TEST(Puzzles, SolvingFollowsChessBenchRules) {
 }
 
 }  // namespace
-}  // namespace avocet::bench
+}  // namespace avocet::suites

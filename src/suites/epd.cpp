@@ -1,4 +1,4 @@
-#include "avocet/bench/epd.h"
+#include "avocet/suites/epd.h"
 
 #include <fmt/format.h>
 
@@ -8,7 +8,7 @@
 
 #include "avocet/chess/move_text.h"
 
-namespace avocet::bench {
+namespace avocet::suites {
 
 namespace {
 
@@ -126,4 +126,4 @@ int max_epd_score(const EpdEntry& entry) {
   return best;
 }
 
-}  // namespace avocet::bench
+}  // namespace avocet::suites

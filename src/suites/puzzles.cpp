@@ -1,4 +1,4 @@
-#include "avocet/bench/puzzles.h"
+#include "avocet/suites/puzzles.h"
 
 #include <fmt/format.h>
 
@@ -7,7 +7,7 @@
 
 #include "avocet/chess/move_text.h"
 
-namespace avocet::bench {
+namespace avocet::suites {
 
 const char* const kRatingBucketNames[5] = {"<1000", "1000-1499", "1500-1999", "2000-2499",
                                            ">=2500"};
@@ -91,4 +91,4 @@ PuzzleResult solve_puzzle(const Puzzle& puzzle, const std::function<Move(const G
   return result;
 }
 
-}  // namespace avocet::bench
+}  // namespace avocet::suites
