@@ -192,6 +192,7 @@ void Engine::run_search(GoRequest request, TimeBudget budget, EngineCallbacks ca
       limits.mate = request.mate;
       limits.searchmoves = request.searchmoves;
       if (budget.soft && !request.infinite) limits.soft_deadline = start_ + *budget.soft;
+      limits.start = start_;
 
       const TablebaseSettings tablebase_settings{
           options_.tablebases.get(), options_.syzygy_probe_limit, options_.syzygy_50_move_rule};

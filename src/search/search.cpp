@@ -4,6 +4,7 @@
 #include <cmath>
 #include <numeric>
 
+#include "avocet/chess/exchange.h"
 #include "avocet/chess/movegen.h"
 #include "avocet/syzygy/tablebase.h"
 
@@ -28,6 +29,14 @@ bool is_tablebase_value(float value) {
 int tablebase_plies(float value) {
   const int plies = int(std::lround((kTablebaseWin - std::max(value, 1.0f - value)) / kMateStep));
   return value > 0.5f ? plies : -plies;
+}
+
+double soft_time_factor(bool best_move_changed, float value_drop, int iterations_unchanged,
+                        float margin) {
+  if (best_move_changed) return 1.8;
+  if (value_drop >= 0.04f) return 1.4;
+  if (iterations_unchanged >= 3 && margin >= 0.1f) return 0.6;
+  return 1.0;
 }
 
 bool SearchControl::should_stop() const {
@@ -120,6 +129,10 @@ std::optional<float> Searcher::tablebase_value(const Position& pos, int ply) con
   return 0.5f;
 }
 
+float damp_by_rule50(float value, int halfmove_clock_after) {
+  return 0.5f + (value - 0.5f) * float(200 - std::clamp(halfmove_clock_after, 0, 100)) / 200.0f;
+}
+
 void Searcher::network_values(const Position& pos, const MoveList& moves, std::span<float> values) {
   const std::span<const Move> list(moves.begin(), moves.size());
   if (table_.probe_values(pos.key(), list, values)) return;
@@ -127,7 +140,32 @@ void Searcher::network_values(const Position& pos, const MoveList& moves, std::s
   table_.store_values(pos.key(), list, values);
 }
 
-float Searcher::search(const Position& pos, double probability, float alpha, float beta, int ply) {
+namespace {
+
+float damped_value(const Position& pos, Move m, float value) {
+  const bool resets = type_of(pos.piece_on(m.from())) == PieceType::Pawn ||
+                      (m.kind() != MoveKind::Castling && pos.piece_on(m.to()) != Piece::None);
+  return damp_by_rule50(value, resets ? 0 : pos.halfmove_clock() + 1);
+}
+
+}  // namespace
+
+float Searcher::leaf_value(const Position& pos, Move move, const Position& child,
+                           double probability, float q, float alpha, float beta, int ply,
+                           int extensions_left) {
+  // Forcing: a check, or a capture or promotion that SEE says wins material. The expanded child
+  // has probability theta, so an only move out of a check is searched in turn (theta * 1);
+  // when there are several evasions, the checked side's own values judge them.
+  if (extensions_left > 0 && probability >= theta_ * params_.forcing_reach &&
+      (gives_check(pos, move) || see(pos, move) > 0))
+    return 1.0f - search(child, theta_, 1.0f - beta, 1.0f - alpha, ply + 1, extensions_left - 1);
+  const auto rule = rule_value(child, ply + 1, legal_moves(child));
+  const auto known = rule ? rule : tablebase_value(child, ply + 1);
+  return known ? 1.0f - *known : q;
+}
+
+float Searcher::search(const Position& pos, double probability, float alpha, float beta, int ply,
+                       int extensions_left) {
   control_.nodes.fetch_add(1, std::memory_order_relaxed);
   seldepth_ = std::max(seldepth_, ply);
   if (control_.should_stop()) {
@@ -152,7 +190,9 @@ float Searcher::search(const Position& pos, double probability, float alpha, flo
 
   std::array<float, MoveList::kCapacity> q, pi;
   network_values(pos, moves, {q.data(), moves.size()});
+  // pi comes from the net's own values; the damping only changes what a move is worth.
   policy({q.data(), moves.size()}, params_.policy_temperature, {pi.data(), moves.size()});
+  for (size_t i = 0; i < moves.size(); ++i) q[i] = damped_value(pos, moves[i], q[i]);
   std::array<int, MoveList::kCapacity> order;
   std::iota(order.begin(), order.begin() + moves.size(), 0);
   std::stable_sort(order.begin(), order.begin() + moves.size(), [&](int a, int b) {
@@ -169,14 +209,11 @@ float Searcher::search(const Position& pos, double probability, float alpha, flo
     Position child = pos;
     child.play(moves[i]);
     const double child_probability = probability * pi[i];
-    float value;
-    if (child_probability >= theta_) {
-      value = 1.0f - search(child, child_probability, 1.0f - beta, 1.0f - alpha, ply + 1);
-    } else {
-      const auto rule = rule_value(child, ply + 1, legal_moves(child));
-      const auto known = rule ? rule : tablebase_value(child, ply + 1);
-      value = known ? 1.0f - *known : q[i];
-    }
+    const float value = child_probability >= theta_
+                            ? 1.0f - search(child, child_probability, 1.0f - beta, 1.0f - alpha,
+                                            ply + 1, extensions_left)
+                            : leaf_value(pos, moves[i], child, child_probability, q[i], alpha, beta,
+                                         ply, extensions_left);
     if (stopped_) break;
     if (value > best) {
       best = value;
@@ -195,7 +232,7 @@ float Searcher::search(const Position& pos, double probability, float alpha, flo
   return best;
 }
 
-float Searcher::search_root(const Position& pos, std::vector<RootLine>& lines) {
+size_t Searcher::search_root(const Position& pos, std::vector<RootLine>& lines) {
   const MoveList all = legal_moves(pos);
   std::array<float, MoveList::kCapacity> q_all;
   network_values(pos, all, {q_all.data(), all.size()});
@@ -204,6 +241,7 @@ float Searcher::search_root(const Position& pos, std::vector<RootLine>& lines) {
   for (size_t i = 0; i < lines.size(); ++i)
     q[i] = q_all[std::find(all.begin(), all.end(), lines[i].move) - all.begin()];
   policy(q, params_.policy_temperature, pi);
+  for (size_t i = 0; i < lines.size(); ++i) q[i] = damped_value(pos, lines[i].move, q[i]);
 
   std::vector<float> values;
   keys_.push_back(pos.key());
@@ -217,14 +255,11 @@ float Searcher::search_root(const Position& pos, std::vector<RootLine>& lines) {
                        std::greater<>());
       alpha = sorted[multipv_ - 1];
     }
-    float value;
-    if (pi[i] >= theta_) {
-      value = 1.0f - search(child, pi[i], 0.0f, 1.0f - alpha, 1);
-    } else {
-      const auto rule = rule_value(child, 1, legal_moves(child));
-      const auto known = rule ? rule : tablebase_value(child, 1);
-      value = known ? 1.0f - *known : q[i];
-    }
+    const int extensions = params_.forcing_extensions;
+    const float value =
+        pi[i] >= theta_
+            ? 1.0f - search(child, pi[i], 0.0f, 1.0f - alpha, 1, extensions)
+            : leaf_value(pos, lines[i].move, child, pi[i], q[i], alpha, 1.0f, 0, extensions);
     if (stopped_) break;
     lines[i].value = value;
     values.push_back(value);
@@ -232,7 +267,7 @@ float Searcher::search_root(const Position& pos, std::vector<RootLine>& lines) {
   keys_.pop_back();
   std::stable_sort(lines.begin(), lines.begin() + long(values.size()),
                    [](const RootLine& a, const RootLine& b) { return a.value > b.value; });
-  return values.empty() ? 0.5f : lines.front().value;
+  return values.size();
 }
 
 std::vector<Move> Searcher::principal_variation(const Position& root, Move first) const {
@@ -291,32 +326,51 @@ IterationReport Searcher::run(const Game& game, const Limits& limits,
     policy(q, params_.policy_temperature, pi);
     theta_ = std::min(params_.initial_threshold, double(*std::max_element(pi.begin(), pi.end())));
   }
-  for (int depth = 1; depth <= 64; ++depth, theta_ *= params_.threshold_factor) {
-    seldepth_ = 0;
-    std::vector<RootLine> current = lines;
-    search_root(root, current);
-    if (stopped_) {
-      // Keep the last complete iteration, unless this one already showed its best move to
-      // be worse than another fully searched move.
-      break;
-    }
-    lines = current;
+  const auto publish = [&](int depth) {
     report.depth = depth;
     report.seldepth = seldepth_;
     report.nodes = control_.nodes.load();
     report.tbhits = control_.tbhits.load();
     report.lines = lines;
     for (RootLine& line : report.lines) line.pv = principal_variation(root, line.move);
-    if (on_iteration) on_iteration(report);
+    if (on_iteration && depth > 0) on_iteration(report);  // depth 0: the caller reports
+  };
+  const auto search_start = std::chrono::steady_clock::now();
+  int iterations_unchanged = 0;
+  for (int depth = 1; depth <= 64; ++depth, theta_ *= params_.threshold_factor) {
+    seldepth_ = 0;
+    std::vector<RootLine> current = lines;
+    const size_t completed = search_root(root, current);
+    if (stopped_) {
+      // Keep the last complete iteration, unless this one already showed its best move to be
+      // worse than another fully searched move: the previous best is searched first, so when
+      // two lines completed and the best of them is another move, that move beat it.
+      if (completed >= 2 && current.front().move != lines.front().move) {
+        lines = current;
+        publish(report.depth);
+      }
+      break;
+    }
+    const bool best_move_changed = current.front().move != lines.front().move;
+    const float value_drop = lines.front().value - current.front().value;
+    iterations_unchanged = best_move_changed ? 0 : iterations_unchanged + 1;
+    lines = current;
+    publish(depth);
 
     if (limits.depth && depth >= *limits.depth) break;
     if (limits.mate && is_mate_value(lines.front().value) &&
         !is_tablebase_value(lines.front().value) && lines.front().value > 0.5f &&
         mate_in_moves(lines.front().value) <= *limits.mate)
       break;
-    if (limits.soft_deadline && !control_.pondering &&
-        std::chrono::steady_clock::now() >= *limits.soft_deadline)
-      break;
+    if (limits.soft_deadline && !control_.pondering) {
+      const auto start = limits.start.value_or(search_start);
+      const float margin = lines.size() > 1 ? lines[0].value - lines[1].value : 1.0f;
+      const std::chrono::duration<double> budget =
+          (*limits.soft_deadline - start) * soft_time_factor(depth > 1 && best_move_changed,
+                                                             depth > 1 ? value_drop : 0.0f,
+                                                             iterations_unchanged, margin);
+      if (std::chrono::steady_clock::now() - start >= budget) break;
+    }
     if (control_.should_stop()) break;
   }
   return report;

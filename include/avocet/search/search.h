@@ -8,7 +8,8 @@
 // Iterative deepening multiplies theta by a constant factor per iteration. Terminal
 // positions are exact: mate is 1 (0 for the mated side) minus a tiny amount per ply so that
 // shorter mates are preferred, and stalemate, dead positions, the 50-move rule and
-// repetitions (by is_repetition_draw) are 0.5. With Syzygy tables, a position reached by a
+// repetitions (by is_repetition_draw) are 0.5. Forcing moves below theta are expanded one ply
+// at a time, a few per line (see SearchParameters). With Syzygy tables, a position reached by a
 // zeroing move (capture or pawn move) that the tables cover takes their WDL as its value.
 #pragma once
 
@@ -34,6 +35,12 @@ struct SearchParameters {
   double policy_temperature = 0.06;  // softmax temperature over Q for pi(a|s)
   double initial_threshold = 0.25;   // theta of the first iteration
   double threshold_factor = 0.5;     // theta multiplier per iteration
+  // Forcing moves below theta (checks, and captures or promotions that SEE says win
+  // material) are still expanded, at most forcing_extensions times
+  // along a line, when their probability is at least forcing_reach * theta: a leaf's value then
+  // does not stand on a check or a winning capture that the net judged from the parent alone.
+  int forcing_extensions = 2;
+  double forcing_reach = 1.0 / 16;
 };
 
 // Mate scores: being mated at ply p scores p * kMateStep (and mating, 1 - p * kMateStep).
@@ -62,6 +69,14 @@ struct TablebaseSettings {
   int probe_limit = 7;
   bool rule50 = true;
 };
+
+// Stockfish's rule-50 damping, applied to the network's values where the search uses them
+// as values (leaves and move order; pi(a|s) and argmax mode see the net's own): a move that does
+// not reset the 50-move counter has its advantage (value - 0.5) shrunk by halfmove_clock_after /
+// 200. The net rates the quiet moves of a won endgame all close to 1; damped, captures and pawn
+// moves (progress, and the way into the tables) come first, and shuffling towards a draw by the
+// rule costs value.
+float damp_by_rule50(float value, int halfmove_clock_after);
 
 // The search's repetition rule, as Stockfish's: a position that repeats one reached after the
 // root (inside the search) is a draw; one that repeats only positions from before the root,
@@ -95,8 +110,19 @@ struct Limits {
   std::optional<int> depth;       // iterations
   std::optional<int> mate;        // stop once a mate in <= N moves is found
   std::vector<Move> searchmoves;  // restrict the root to these
-  std::optional<std::chrono::steady_clock::time_point> soft_deadline;  // no new iteration after
+  // No new iteration after the soft deadline, itself stretched or shortened after each
+  // iteration by soft_time_factor: the budget is soft_deadline - start (start: when the clock
+  // began to run for this move; the search's own start if unset).
+  std::optional<std::chrono::steady_clock::time_point> soft_deadline;
+  std::optional<std::chrono::steady_clock::time_point> start;
 };
+
+// The share of the soft time budget to spend, judged after each iteration: more when the
+// iteration changed the best move (1.8) or lowered its value by 0.04 or more (1.4), less when
+// the same move has been best for the last three iterations by a margin of 0.1 or more (0.6),
+// else 1. The hard deadline still bounds every search.
+double soft_time_factor(bool best_move_changed, float value_drop, int iterations_unchanged,
+                        float margin);
 
 struct RootLine {
   Move move;
@@ -123,13 +149,22 @@ class Searcher {
                       const std::function<void(const IterationReport&)>& on_iteration);
 
  private:
-  float search(const Position& pos, double probability, float alpha, float beta, int ply);
-  float search_root(const Position& pos, std::vector<RootLine>& lines);
+  float search(const Position& pos, double probability, float alpha, float beta, int ply,
+               int extensions_left);
+  // The value of the child reached by `move` (for the side to move at `pos`) when the move's
+  // probability is below theta: searched one ply if the move forces and the line has
+  // extensions left, else the rules', the tables' or the network's value.
+  float leaf_value(const Position& pos, Move move, const Position& child, double probability,
+                   float q, float alpha, float beta, int ply, int extensions_left);
+  // Searches the root moves in the order given; on return the completed lines are sorted
+  // best first. Returns how many lines completed (all of them unless the search stopped).
+  size_t search_root(const Position& pos, std::vector<RootLine>& lines);
   // Exact value of a position from the rules alone, if any (for its side to move).
   std::optional<float> rule_value(const Position& pos, int ply, const MoveList& moves) const;
   bool is_repetition(const Position& pos) const;
   // The tables' value of a position reached by a zeroing move, if they cover it.
   std::optional<float> tablebase_value(const Position& pos, int ply) const;
+  // Q(s, a) for every move, as the network gives it (through the table's cache).
   void network_values(const Position& pos, const MoveList& moves, std::span<float> values);
   std::vector<Move> principal_variation(const Position& root, Move first) const;
 
