@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <utility>
+#include <vector>
 
 #include "avocet/chess/move_text.h"
 #include "avocet/nn/material_evaluator.h"
@@ -11,13 +13,15 @@
 namespace avocet::search {
 namespace {
 
-IterationReport search_one_iteration(const Game& game, const SearchParameters& params) {
+IterationReport search_one_iteration(const Game& game, const SearchParameters& params,
+                                     std::vector<Move> searchmoves = {}) {
   nn::MaterialEvaluator evaluator;
   TranspositionTable table(16);
   SearchControl control;
   Searcher searcher(evaluator, table, params, control);
   Limits limits;
   limits.depth = 1;
+  limits.searchmoves = std::move(searchmoves);
   return searcher.run(game, limits, nullptr);
 }
 
@@ -44,14 +48,10 @@ TEST(SearchExtensions, AnExtendedCheckSearchesItsOnlyReplyAndSeesTheMate) {
     SearchParameters params;
     params.forcing_extensions = extensions;
     params.forcing_reach = 1e-6;  // however unlikely the net finds the check
-    nn::MaterialEvaluator evaluator;
-    TranspositionTable table(16);
-    SearchControl control;
-    Searcher searcher(evaluator, table, params, control);
-    Limits limits;
-    limits.depth = 1;
-    limits.searchmoves = {parse_uci(game.position(), "a1a4"), parse_uci(game.position(), "b1b8")};
-    return searcher.run(game, limits, nullptr).lines.front();
+    return search_one_iteration(
+               game, params,
+               {parse_uci(game.position(), "a1a4"), parse_uci(game.position(), "b1b8")})
+        .lines.front();
   };
   const RootLine with = first_iteration(2);
   EXPECT_EQ(to_uci(with.move), "b1b8");
