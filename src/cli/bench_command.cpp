@@ -58,7 +58,8 @@ int bench_command(const Args& args, const Streams& io) {
     engine.go(request, {[&last](const search::SearchInfo& info) { last = info.report; }, nullptr});
     engine.wait();
     total += last.nodes;
-    fmt::print(io.err, "{} nodes, depth {}: {}\n", last.nodes, last.depth, fen);
+    fmt::print(io.err, "{} nodes, {} iterations, depth {}/{}: {}\n", last.nodes, last.iterations,
+               last.depth, last.seldepth, fen);
   }
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

@@ -156,7 +156,7 @@ void Engine::run_search(GoRequest request, TimeBudget budget, EngineCallbacks ca
   const bool tablebase_win =
       !tb_best.empty() && tb_best.front().wdl == syzygy::Wdl::Win && tb_best.front().dtz;
   if (tablebase_win) {
-    result.depth = 1;
+    result.iterations = result.depth = result.seldepth = 1;
     result.nodes = 1;
     result.tbhits = control_.tbhits.load();
     result.lines.push_back({tb_best.front().move, 0.0f, {tb_best.front().move}, {}});
@@ -170,7 +170,7 @@ void Engine::run_search(GoRequest request, TimeBudget budget, EngineCallbacks ca
     if (options_.mode == Mode::Argmax) {
       const auto evaluator = factory_();
       const std::vector<ScoredMove> scored = score_moves(game_, *evaluator);
-      result.depth = 1;
+      result.iterations = result.depth = result.seldepth = 1;
       result.nodes = 1;
       for (const ScoredMove& s : scored) {
         if (!request.searchmoves.empty() &&
@@ -215,7 +215,7 @@ void Engine::run_search(GoRequest request, TimeBudget budget, EngineCallbacks ca
       });
       control_.stop = true;
       for (auto& h : helpers) h.join();
-      if (result.depth == 0) {
+      if (result.iterations == 0) {
         result.tbhits = control_.tbhits.load();
         report_info(result, table_.hashfull());
       }

@@ -233,6 +233,8 @@ float Searcher::search(const Position& pos, double probability, float alpha, flo
 }
 
 size_t Searcher::search_root(const Position& pos, std::vector<RootLine>& lines) {
+  // The root is expanded every iteration: it counts as a node, as every expansion does.
+  control_.nodes.fetch_add(1, std::memory_order_relaxed);
   const MoveList all = legal_moves(pos);
   std::array<float, MoveList::kCapacity> q_all;
   network_values(pos, all, {q_all.data(), all.size()});
@@ -326,14 +328,19 @@ IterationReport Searcher::run(const Game& game, const Limits& limits,
     policy(q, params_.policy_temperature, pi);
     theta_ = std::min(params_.initial_threshold, double(*std::max_element(pi.begin(), pi.end())));
   }
-  const auto publish = [&](int depth) {
-    report.depth = depth;
-    report.seldepth = seldepth_;
+  const auto publish = [&](int iterations) {
+    report.iterations = iterations;
     report.nodes = control_.nodes.load();
     report.tbhits = control_.tbhits.load();
     report.lines = lines;
     for (RootLine& line : report.lines) line.pv = principal_variation(root, line.move);
-    if (on_iteration && depth > 0) on_iteration(report);  // depth 0: the caller reports
+    report.depth = int(report.lines.front().pv.size());
+    // seldepth_ is the ply of the deepest expanded node; the move below it was valued by the
+    // network, one ply further.
+    report.seldepth = std::max(report.depth, seldepth_ + 1);
+    for (const RootLine& line : report.lines)
+      report.seldepth = std::max(report.seldepth, int(line.pv.size()));
+    if (on_iteration && iterations > 0) on_iteration(report);  // 0: the caller reports
   };
   const auto search_start = std::chrono::steady_clock::now();
   int iterations_unchanged = 0;
@@ -347,7 +354,7 @@ IterationReport Searcher::run(const Game& game, const Limits& limits,
       // two lines completed and the best of them is another move, that move beat it.
       if (completed >= 2 && current.front().move != lines.front().move) {
         lines = current;
-        publish(report.depth);
+        publish(report.iterations);
       }
       break;
     }

@@ -5,6 +5,7 @@
 
 #include <array>
 #include <stdexcept>
+#include <vector>
 
 #include "avocet/chess/move_text.h"
 #include "avocet/chess/movegen.h"
@@ -84,12 +85,39 @@ TEST(Search, DepthLimitedSearchIsReproducible) {
     return searcher.run(game, limits, nullptr);
   };
   const IterationReport a = search(), b = search();
-  ASSERT_EQ(a.depth, 8);
+  ASSERT_EQ(a.iterations, 8);
   EXPECT_GT(a.nodes, 300u);
   EXPECT_EQ(a.nodes, b.nodes);
   EXPECT_EQ(a.lines.front().value, b.lines.front().value);
   EXPECT_GT(a.lines.front().pv.size(), 1u);
   EXPECT_EQ(a.lines.front().pv, b.lines.front().pv);
+}
+
+// GUIs read depth and seldepth as plies: every report has seldepth >= depth >= 1, no
+// printed line longer than seldepth, and a node count that includes the root (the first
+// iteration of a flat position may expand nothing but the root).
+TEST(Search, ReportsPliesWithSeldepthCoveringEveryLine) {
+  const Game game(
+      Position::from_fen("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"));
+  nn::MaterialEvaluator evaluator;
+  TranspositionTable table(16);
+  SearchControl control;
+  Searcher searcher(evaluator, table, SearchParameters{}, control, 3);
+  Limits limits;
+  limits.depth = 6;
+  std::vector<IterationReport> reports;
+  searcher.run(game, limits, [&](const IterationReport& r) { reports.push_back(r); });
+  ASSERT_EQ(reports.size(), 6u);
+  for (size_t i = 0; i < reports.size(); ++i) {
+    const IterationReport& r = reports[i];
+    EXPECT_EQ(r.iterations, int(i) + 1);
+    EXPECT_GE(r.nodes, uint64_t(r.iterations));
+    EXPECT_EQ(r.depth, int(r.lines.front().pv.size()));
+    EXPECT_GE(r.depth, 1);
+    EXPECT_GE(r.seldepth, r.depth);
+    for (const RootLine& line : r.lines) EXPECT_LE(int(line.pv.size()), r.seldepth);
+  }
+  EXPECT_GT(reports.back().seldepth, 2);
 }
 
 TEST(Search, ConvertsKingAndQueenAgainstKing) {

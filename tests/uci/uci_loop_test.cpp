@@ -377,8 +377,7 @@ TEST(UciLoop, BadGoWithoutLimitsSearchesOneIteration) {
   s.loop.wait_for_search();
   const std::string out = s.text();
   EXPECT_EQ(count(out, "bestmove "), 1) << out;
-  EXPECT_NE(out.find("info depth 1 "), std::string::npos) << out;
-  EXPECT_EQ(out.find("info depth 2 "), std::string::npos) << out;
+  EXPECT_EQ(count(out, "info depth "), 1) << out;  // one report per iteration
 }
 
 TEST(UciLoop, BlankAndWhitespaceLinesAreIgnored) {

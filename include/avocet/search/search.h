@@ -131,7 +131,13 @@ struct RootLine {
   std::optional<int> tablebase_wdl;  // the root's tablebase result for this move (-2 .. 2)
 };
 
+// What an iteration found. `iterations` counts the completed theta iterations (0: none yet;
+// `Limits::depth` and `go depth` count these). GUIs read `depth` and `seldepth` as plies, so
+// they are plies: `depth` is the length of the best line's principal variation, and
+// `seldepth` the longest line looked at (the deepest expanded node plus the network-valued
+// move below it, or a longer printed variation), never less than `depth`.
 struct IterationReport {
+  int iterations = 0;
   int depth = 0, seldepth = 0;
   uint64_t nodes = 0;
   uint64_t tbhits = 0;
