@@ -13,6 +13,7 @@
 #include "avocet/chess/movegen.h"
 #include "avocet/chess/perft.h"
 #include "avocet/nn/default_net.h"
+#include "avocet/search/wdl_model.h"
 #include "avocet/version.h"
 
 namespace avocet::uci {
@@ -340,9 +341,11 @@ void UciLoop::on_go(const std::vector<std::string_view>& words) {
   }
   engine_.set_game(game_);
   const int multipv = settings_.engine.multipv;
-  const bool wdl = settings_.show_wdl;
-  engine_.go(request, {[this, multipv, wdl](const search::SearchInfo& info) {
-                         print_info(info, multipv, wdl);
+  // The root's material, taken now: a `position` during the search must not change it.
+  const std::optional<int> wdl_material =
+      settings_.show_wdl ? std::optional(search::wdl_material(game_.position())) : std::nullopt;
+  engine_.go(request, {[this, multipv, wdl_material](const search::SearchInfo& info) {
+                         print_info(info, multipv, wdl_material);
                        },
                        [this](Move best, Move ponder) {
                          if (best.is_none()) return print("bestmove (none)\n");
@@ -352,7 +355,8 @@ void UciLoop::on_go(const std::vector<std::string_view>& words) {
                        }});
 }
 
-void UciLoop::print_info(const search::SearchInfo& info, int multipv, bool wdl) {
+void UciLoop::print_info(const search::SearchInfo& info, int multipv,
+                         std::optional<int> wdl_material) {
   const search::IterationReport& r = info.report;
   multipv = std::min<int>(multipv, int(r.lines.size()));
   const long ms = long(info.seconds * 1000);
@@ -372,21 +376,22 @@ void UciLoop::print_info(const search::SearchInfo& info, int multipv, bool wdl) 
     } else {
       score = fmt::format("cp {}", search::centipawns_from_win_probability(line.value));
     }
-    if (wdl) {
-      // The tables' result is certain. The net predicts the expected score s = W + D/2 only:
-      // W = s^2, L = (1-s)^2 is a simple split consistent with it.
+    if (wdl_material) {
+      // The tables' result and a mate are certain; otherwise the expected score is split by
+      // the WDL model fitted on game outcomes (search/wdl_model.h).
       const int known = line.tablebase_wdl ? *line.tablebase_wdl
-                        : tablebase        ? (line.value > 0.5f ? 2 : -2)
-                                           : 3;
+                        : tablebase || search::is_mate_value(line.value)
+                            ? (line.value > 0.5f ? 2 : -2)
+                            : 3;
+      search::WdlPerMille split;
       if (known != 3) {
-        const int w = known == 2 ? 1000 : 0, l = known == -2 ? 1000 : 0;
-        score += fmt::format(" wdl {} {} {}", w, 1000 - w - l, l);
+        split.win = known == 2 ? 1000 : 0;
+        split.loss = known == -2 ? 1000 : 0;
+        split.draw = 1000 - split.win - split.loss;
       } else {
-        const double s = std::clamp(double(line.value), 0.0, 1.0);
-        const int w = int(std::lround(1000 * s * s)),
-                  l = int(std::lround(1000 * (1 - s) * (1 - s)));
-        score += fmt::format(" wdl {} {} {}", w, 1000 - w - l, l);
+        split = search::wdl_from_value(line.value, *wdl_material);
       }
+      score += fmt::format(" wdl {} {} {}", split.win, split.draw, split.loss);
     }
     std::string pv;
     for (Move m : line.pv) {

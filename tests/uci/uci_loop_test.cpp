@@ -246,6 +246,24 @@ TEST(UciLoop, MultiPvAndWdl) {
   EXPECT_NE(out.find(" wdl "), std::string::npos) << out;
 }
 
+TEST(UciLoop, WdlOfAnEvenEndingIsMostlyDrawn) {
+  // Blocked pawns, kings only: the material evaluator says 0.5, and the WDL model of the
+  // root's material (2) turns that into mostly draws, not W = s^2 = 250 per mille.
+  Session s;
+  s.send("setoption name UCI_ShowWDL value true");
+  s.send("position fen 8/4k3/8/3p4/3P4/8/4K3/8 w - - 0 1");
+  s.send("go depth 2");
+  s.loop.wait_for_search();
+  const std::string out = s.text();
+  const size_t at = out.rfind(" wdl ");
+  ASSERT_NE(at, std::string::npos) << out;
+  std::istringstream wdl(out.substr(at + 5));
+  int win = -1, draw = -1, loss = -1;
+  wdl >> win >> draw >> loss;
+  EXPECT_EQ(win + draw + loss, 1000) << out;
+  EXPECT_GT(draw, 500) << out;
+}
+
 TEST(UciLoop, ArgmaxMode) {
   Session s;
   s.send("setoption name Mode value ARGMAX");

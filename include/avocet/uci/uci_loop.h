@@ -17,6 +17,7 @@
 #include <istream>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <ostream>
 #include <string>
 #include <string_view>
@@ -82,7 +83,8 @@ class UciLoop {
   void option_error(std::string_view message);
   // An `info string ERROR: ...` line a GUI must not hide: on stdout and stderr both.
   void report_error_line(const std::string& line);
-  void print_info(const search::SearchInfo& info, int multipv, bool wdl);
+  // `wdl_material`: the root's material for the WDL model, or nullopt without UCI_ShowWDL.
+  void print_info(const search::SearchInfo& info, int multipv, std::optional<int> wdl_material);
 
   std::ostream& out_;
   std::ostream& err_;
