@@ -266,7 +266,15 @@ void UciLoop::on_go(const std::vector<std::string_view>& words) {
     write_perft_report(out_, game_.position(), depth);
     return;
   }
-  if (engine_.searching()) return error("go: a search is already running (send stop first)");
+  if (engine_.searching()) {
+    // A GUI should wait for the bestmove first. Waiting for it here would keep `stop` and
+    // `quit` from being read (an infinite search would never end), and refusing would leave
+    // this go without a bestmove: so the running search is stopped, its bestmove answers the
+    // earlier go, and this go starts afresh.
+    error("go: a search was still running: stopped it, its move answers the previous go");
+    engine_.stop();
+    engine_.wait();
+  }
 
   // Every go must end in exactly one bestmove, or the GUI waits for ever. So a bad parameter
   // gets one error line (the first fault of the line is named) and is left out, and the
@@ -275,6 +283,12 @@ void UciLoop::on_go(const std::vector<std::string_view>& words) {
   // leaves no limit at all (no depth, nodes, mate, movetime, clock for the side to move,
   // infinite or ponder), the search stops after kFallbackDepth iterations, so that the GUI
   // gets a legal move at once rather than a search only `stop` would end.
+  //
+  // A clock for the opponent only (`go btime 5000` with White to move) is such a fault too:
+  // the side to move has no time given, and a search without limit would wait for a `stop`
+  // that a GUI which thinks the clock is running never sends. Stockfish reads the missing
+  // clock as 0 ms and moves at once; here the move comes as fast, from kFallbackDepth
+  // iterations, after an error line that names the missing clock.
   search::GoRequest request;
   std::string fault;
   const auto note = [&](std::string message) {
@@ -323,14 +337,18 @@ void UciLoop::on_go(const std::vector<std::string_view>& words) {
       note(e.what());
     }
   }
+  const search::TimeControl& c = request.clock;
+  const bool white = game_.position().side_to_move() == Color::White;
+  const bool has_clock = white ? c.wtime.has_value() : c.btime.has_value();
+  const bool has_limit = request.depth || request.nodes || request.mate || c.movetime || has_clock;
+  if (fault.empty() && !has_limit && !request.infinite &&
+      (white ? c.btime.has_value() : c.wtime.has_value()))
+    note(fmt::format("go: {} given but {} is to move and has no {}: moving at once",
+                     white ? "btime" : "wtime", white ? "White" : "Black",
+                     white ? "wtime" : "btime"));
   if (!fault.empty()) {
     error(fault);
-    const search::TimeControl& c = request.clock;
-    const bool has_clock =
-        game_.position().side_to_move() == Color::White ? c.wtime.has_value() : c.btime.has_value();
-    if (!request.depth && !request.nodes && !request.mate && !c.movetime && !has_clock &&
-        !request.infinite && !request.ponder)
-      request.depth = kFallbackDepth;
+    if (!has_limit && !request.infinite) request.depth = kFallbackDepth;
   }
   const bool playable = ensure_evaluator();
   print_reports(false);

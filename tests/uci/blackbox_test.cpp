@@ -126,7 +126,10 @@ TEST(BlackBox, BadGoParametersStillGetOneBestmove) {
                             "illegal move 'e2e5' in position "
                             "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"},
                        Case{"go nodes 50 banana", "go: unknown parameter 'banana'"},
-                       Case{"go wtime x btime 1000", "go: wtime must be an integer, got 'x'"}}) {
+                       Case{"go wtime x btime 1000", "go: wtime must be an integer, got 'x'"},
+                       Case{"go btime 5000",
+                            "go: btime given but White is to move and has no wtime: moving at "
+                            "once"}}) {
     SCOPED_TRACE(c.go);
     engine.send(c.go);
     const std::string out = engine.read_until("bestmove", 10000);
@@ -140,6 +143,16 @@ TEST(BlackBox, BadGoParametersStillGetOneBestmove) {
       EXPECT_EQ(best, "a2a3");
     }
   }
+  // Typed by hand, a second go comes before the first one's bestmove: each gets its own.
+  engine.send("go depth abc");
+  engine.send("go depth 1");
+  for (int i = 0; i < 2; ++i) {
+    const std::string out = engine.read_until("bestmove", 10000);
+    EXPECT_NO_THROW(parse_uci(Position::start(), last_bestmove(out))) << out;
+  }
+  // And no third: the next line answers the isready.
+  engine.send("isready");
+  EXPECT_EQ(engine.read_until("readyok"), "readyok\n");
   engine.send("quit");
   EXPECT_EQ(engine.wait_exit(3000), 0);
 }

@@ -7,6 +7,7 @@
 #include <chrono>
 #include <sstream>
 #include <thread>
+#include <tuple>
 
 #include "../test_data.h"
 #include "avocet/chess/move_text.h"
@@ -379,6 +380,54 @@ TEST(UciLoop, BadGoWithoutLimitsSearchesOneIteration) {
   EXPECT_EQ(count(out, "bestmove "), 1) << out;
   EXPECT_NE(out.find("info depth 1 "), std::string::npos) << out;
   EXPECT_EQ(out.find("info depth 2 "), std::string::npos) << out;
+}
+
+// A clock for the opponent only leaves the side to move without a limit: an error line
+// naming the missing clock, and a move after kFallbackDepth iterations (Stockfish reads the
+// missing clock as 0 ms and moves at once), not a search only `stop` would end.
+TEST(UciLoop, ClockForTheOpponentOnlyMovesAtOnce) {
+  for (const auto& [moves, go, error] :
+       {std::tuple{"", "go btime 5000",
+                   "info string error: go: btime given but White is to move and has no wtime: "
+                   "moving at once\n"},
+        std::tuple{" moves e2e4", "go wtime 5000 winc 100",
+                   "info string error: go: wtime given but Black is to move and has no btime: "
+                   "moving at once\n"}}) {
+    SCOPED_TRACE(go);
+    Session s;
+    s.send(std::string("position startpos") + moves);
+    s.send(go);
+    ASSERT_TRUE(eventually([&] { return count(s.text(), "bestmove ") == 1; }));
+    const std::string out = s.text();
+    EXPECT_EQ(out.rfind(error, 0), 0u) << out;
+    EXPECT_NE(out.find("info depth 1 "), std::string::npos) << out;
+    EXPECT_EQ(out.find("info depth 2 "), std::string::npos) << out;
+    EXPECT_NO_THROW(parse_uci(s.loop.game().position(), bestmove_of(out))) << out;
+  }
+  // With the side to move's own clock, the opponent's alone is no fault.
+  Session s;
+  s.send("position startpos");
+  s.send("go wtime 300 btime 5000");
+  s.loop.wait_for_search();
+  EXPECT_EQ(s.text().find("error"), std::string::npos) << s.text();
+}
+
+// A go while a search runs (a GUI that did not wait for the bestmove) stops that search,
+// whose bestmove answers the earlier go, and starts its own: two gos, two bestmoves.
+TEST(UciLoop, GoDuringASearchStopsItAndEachGoGetsABestmove) {
+  Session s;
+  s.send("position startpos");
+  s.send("go infinite");
+  s.send("go depth 1");
+  ASSERT_TRUE(eventually([&] { return count(s.text(), "bestmove ") == 2; }));
+  s.loop.wait_for_search();
+  const std::string out = s.text();
+  EXPECT_EQ(count(out, "bestmove "), 2) << out;
+  EXPECT_EQ(count(out,
+                  "info string error: go: a search was still running: stopped it, its move "
+                  "answers the previous go\n"),
+            1)
+      << out;
 }
 
 TEST(UciLoop, BlankAndWhitespaceLinesAreIgnored) {
