@@ -67,6 +67,8 @@ std::string accepted_values(const uci::OptionSpec& spec) {
       return fmt::format("{}", fmt::join(spec.vars, "|"));
     case uci::OptionType::String:
       return "TEXT";
+    case uci::OptionType::Button:
+      return "";
   }
   return "";
 }
@@ -76,10 +78,14 @@ void print_help(std::ostream& out) {
   for (const Subcommand& s : kSubcommands) fmt::print(out, "       avocet {}\n", s.usage);
   fmt::print(out, "'avocet SUBCOMMAND --help' describes a subcommand's options.\n\n");
   fmt::print(out, "UCI options (setoption, or --Name=value before the loop starts):\n");
-  for (const uci::OptionSpec& spec : uci::option_specs())
-    fmt::print(out, "  {:<36} {}; default {}\n",
-               fmt::format("--{}={}", spec.name, accepted_values(spec)), spec.help,
-               uci::default_value(spec));
+  for (const uci::OptionSpec& spec : uci::option_specs()) {
+    if (spec.type == uci::OptionType::Button)
+      fmt::print(out, "  {:<36} {}\n", fmt::format("--{}", spec.name), spec.help);
+    else
+      fmt::print(out, "  {:<36} {}; default {}\n",
+                 fmt::format("--{}={}", spec.name, accepted_values(spec)), spec.help,
+                 uci::default_value(spec));
+  }
 }
 
 // `--Name=value` arguments are set as `setoption name Name value value` would set them,

@@ -451,6 +451,10 @@ void UciLoop::apply_option(const OptionSpec& spec, const OptionValue& value) {
   switch (spec.effect) {
     case OptionEffect::Loop:
       break;
+    case OptionEffect::ClearHash:
+      // What ucinewgame does to the engine; the loop's position stays.
+      engine_.new_game();
+      break;
     case OptionEffect::Network:
       if (!load_network(next.eval_file)) return;
       break;

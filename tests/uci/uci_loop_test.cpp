@@ -89,11 +89,49 @@ TEST(UciLoop, HandshakeDeclaresEveryOption) {
         "option name Mode type combo default search var search var argmax",
         "option name SyzygyPath type string default <empty>",
         "option name SyzygyProbeLimit type spin default 7 min 0 max 7",
-        "option name Syzygy50MoveRule type check default true"})
+        "option name Syzygy50MoveRule type check default true",
+        "option name Clear Hash type button\n",
+        "option name UCI_AnalyseMode type check default false"})
     EXPECT_NE(out.find(option), std::string::npos) << option;
   // The net is named in answer to `uci`, before uciok: python-chess warns about any line
   // other than readyok after isready, and drops what comes before uciok.
   EXPECT_TRUE(out.ends_with("info string net material\nuciok\nreadyok\n")) << out;
+}
+
+// The nodes the last search of the session reported.
+uint64_t last_nodes(const std::string& text) {
+  const size_t at = text.rfind(" nodes ");
+  return at == std::string::npos ? 0 : std::stoull(text.substr(at + 7));
+}
+
+// Clear Hash forgets what earlier searches stored: a repeated search, which found the table
+// filled the second time, counts the nodes of the first once more. The position stays.
+TEST(UciLoop, ClearHashEmptiesTheTable) {
+  Session s;
+  s.send("position startpos moves e2e4 e7e5 g1f3");
+  const auto search = [&] {
+    s.send("go depth 6");
+    s.loop.wait_for_search();
+    return last_nodes(s.text());
+  };
+  const uint64_t fresh = search();
+  const uint64_t reused = search();
+  ASSERT_NE(reused, fresh) << "the table does not change the node count: nothing to observe";
+  s.send("setoption name Clear Hash");
+  EXPECT_EQ(search(), fresh);
+  EXPECT_EQ(s.loop.game().moves().size(), 3u);
+  s.send("setoption name Clear Hash value now");
+  EXPECT_NE(s.text().find("info string error: option Clear Hash: a button takes no value, got "
+                          "'now'\n"),
+            std::string::npos);
+}
+
+// UCI_AnalyseMode is accepted as GUIs send it; the search is the same in analysis and play.
+TEST(UciLoop, AnalyseModeIsAccepted) {
+  Session s;
+  s.send("setoption name UCI_AnalyseMode value true");
+  EXPECT_EQ(s.loop.option("UCI_AnalyseMode"), "true");
+  EXPECT_EQ(s.text(), "");
 }
 
 // Without `uci`, the net is named by the first go; a new net by the go after it.
