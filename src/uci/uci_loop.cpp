@@ -9,11 +9,11 @@
 #include <string>
 #include <utility>
 
+#include "avocet/build_info.h"
 #include "avocet/chess/move_text.h"
 #include "avocet/chess/movegen.h"
 #include "avocet/chess/perft.h"
 #include "avocet/nn/default_net.h"
-#include "avocet/version.h"
 
 namespace avocet::uci {
 
@@ -181,7 +181,7 @@ bool UciLoop::handle_line(std::string_view line) {
 }
 
 void UciLoop::on_uci() {
-  std::string text = fmt::format("id name Avocet {}\nid author the Avocet developers\n", kVersion);
+  std::string text = fmt::format("id name Avocet {}\nid author the Avocet developers\n", version());
   for (const OptionSpec& spec : option_specs()) text += declaration(spec) + "\n";
   print(text);
   ensure_evaluator();

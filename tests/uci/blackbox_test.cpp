@@ -1,9 +1,12 @@
 // Drives the real avocet binary through pipes, as a GUI does.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
+#include <stdlib.h>
 
 #include <string>
 
 #include "../test_data.h"
+#include "avocet/build_info.h"
 #include "avocet/chess/move_text.h"
 #include "avocet/chess/position.h"
 #include "engine_process.h"
@@ -15,7 +18,8 @@ TEST(BlackBox, UciSessionThroughPipes) {
   EngineProcess engine({"--EvalFile=" + testing::data_path("tiny_house.safetensors"), "--Hash=16"});
   engine.send("uci");
   const std::string hello = engine.read_until("uciok");
-  EXPECT_NE(hello.find("id name Avocet"), std::string::npos) << hello;
+  // Through pipes there is no banner: the first line answers `uci`, and carries the version.
+  EXPECT_EQ(hello.rfind(fmt::format("id name Avocet {}\n", version()), 0), 0u) << hello;
   EXPECT_NE(hello.find("option name EvalFile"), std::string::npos);
   // The options given as arguments were applied before `uci`: the net was announced.
   EXPECT_NE(hello.find("info string net tiny_house"), std::string::npos) << hello;
@@ -39,6 +43,41 @@ TEST(BlackBox, UciSessionThroughPipes) {
   engine.send("go infinite");
   engine.send("quit");  // quits promptly, even mid-search
   EXPECT_EQ(engine.wait_exit(3000), 0);
+}
+
+// On a terminal (standard input and output a tty, as when a person runs `avocet`), the
+// engine greets with its version, commit and build flags before reading commands.
+TEST(BlackBox, BannerOnATerminalOnly) {
+  const int terminal = posix_openpt(O_RDWR | O_NOCTTY);
+  ASSERT_GE(terminal, 0);
+  ASSERT_EQ(grantpt(terminal), 0);
+  ASSERT_EQ(unlockpt(terminal), 0);
+  const int user_end = open(ptsname(terminal), O_RDWR | O_NOCTTY);
+  ASSERT_GE(user_end, 0);
+  const pid_t pid = spawn_avocet({}, user_end, user_end, -1, {terminal});
+  close(user_end);
+  const std::string quit = "quit\n";
+  ASSERT_EQ(write(terminal, quit.data(), quit.size()), ssize_t(quit.size()));
+  std::string seen;
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+  while (seen.find("Type 'help'") == std::string::npos &&
+         std::chrono::steady_clock::now() < deadline) {
+    pollfd p{terminal, POLLIN, 0};
+    if (poll(&p, 1, 10) <= 0) continue;
+    char chunk[4096];
+    const ssize_t n = read(terminal, chunk, sizeof chunk);
+    if (n <= 0) break;
+    seen.append(chunk, size_t(n));
+  }
+  int status = 0;
+  waitpid(pid, &status, 0);
+  close(terminal);
+  // The terminal may echo the typed `quit` before the banner; the banner is all there is else.
+  EXPECT_NE(seen.find(version_line() + "\r\n" + build_line() + "\r\n" +
+                      "Type 'help' for the commands.\r\n"),
+            std::string::npos)
+      << seen;
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
 }
 
 // python-chess's handshake, as lichess-bot runs it: options as arguments, `uci`, setoption
