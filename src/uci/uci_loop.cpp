@@ -14,6 +14,7 @@
 #include "avocet/chess/movegen.h"
 #include "avocet/chess/perft.h"
 #include "avocet/nn/default_net.h"
+#include "avocet/search/move_values.h"
 
 namespace avocet::uci {
 
@@ -90,7 +91,8 @@ UciLoop::UciLoop(std::ostream& out, search::EvaluatorFactory evaluator, std::str
     : out_(out),
       err_(err),
       engine_(evaluator, evaluator_name),
-      has_evaluator_(evaluator != nullptr) {}
+      has_evaluator_(evaluator != nullptr),
+      evaluator_factory_(evaluator) {}
 
 UciLoop::~UciLoop() {
   engine_.stop();
@@ -170,6 +172,8 @@ bool UciLoop::handle_line(std::string_view line) {
       on_setoption(words);
     else if (command == "d")
       on_display();
+    else if (command == "eval")
+      on_eval();
     else if (command == "debug")
       ;  // `debug on|off`: accepted; Avocet has no extra debugging output to switch
     else
@@ -211,7 +215,8 @@ bool UciLoop::ensure_evaluator() {
 
 void UciLoop::use_network(std::shared_ptr<const nn::Network> net, const std::string& file) {
   const std::string name = net->description();
-  engine_.set_evaluator([net] { return nn::make_evaluator(net); }, name);
+  evaluator_factory_ = [net] { return nn::make_evaluator(net); };
+  engine_.set_evaluator(evaluator_factory_, name);
   has_evaluator_ = true;
   net_file_ = file;
   net_reported_ = false;
@@ -527,6 +532,18 @@ void UciLoop::on_display() {
   for (Square s : pos.checkers()) checkers += square_name(s) + " ";
   print(fmt::format("{}Fen: {}\nKey: {:016X}\nCheckers: {}\n", board, pos.fen(), pos.key(),
                     checkers));
+}
+
+void UciLoop::on_eval() {
+  // The network runs on this thread: not beside a search, which owns the engine's evaluators.
+  if (engine_.searching()) return error("eval: a search is running (send stop first)");
+  if (!ensure_evaluator()) return;
+  print_reports(false);
+  const search::EngineOptions& options = settings_.engine;
+  const search::TablebaseSettings tables{options.tablebases.get(), options.syzygy_probe_limit,
+                                         options.syzygy_50_move_rule};
+  const std::unique_ptr<nn::Evaluator> evaluator = evaluator_factory_();
+  print(search::move_values_report(engine_.evaluator_name(), game_, *evaluator, tables));
 }
 
 }  // namespace avocet::uci

@@ -234,10 +234,54 @@ TEST(Cli, EvalListsEveryMoveBestFirst) {
   double previous = 2.0;
   for (int i = 0; std::getline(lines, line); ++i) {
     if (i < 3) continue;
-    const double win = std::stod(line.substr(line.rfind(' ') + 1));
+    std::istringstream words(line);
+    std::string move, san;
+    double win = 0;
+    words >> move >> san >> win;
     EXPECT_LE(win, previous);
     previous = win;
   }
+}
+
+// The row of `move` in eval's output, or "".
+std::string eval_row(const std::string& out, const std::string& move) {
+  const size_t at = out.find("\n" + move + " ");
+  return at == std::string::npos ? "" : out.substr(at + 1, out.find('\n', at + 1) - at - 1);
+}
+
+// Moves the rules decide are valued as the engine plays them and sorted in: a mate in one
+// first at 1, a stalemate at 0.5; the net's own value stays in the last column.
+TEST(Cli, EvalMarksMovesTheRulesDecide) {
+  const std::string weights = std::string(AVOCET_TEST_DATA_DIR) + "/tiny_house.safetensors";
+  const Result mate =
+      run_cli({"eval", "--weights", weights.c_str(),
+               "r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4"});
+  EXPECT_EQ(mate.status, 0) << mate.err;
+  EXPECT_EQ(mate.out.find("\nh5f7"), mate.out.find("net\n") + 3) << mate.out;
+  EXPECT_TRUE(eval_row(mate.out, "h5f7").starts_with("h5f7   Qxf7#    1.000000  mate   "))
+      << mate.out;
+
+  const Result stalemate =
+      run_cli({"eval", "--weights", weights.c_str(), "k7/8/1Q6/8/8/8/8/K7 w - - 0 1"});
+  EXPECT_TRUE(eval_row(stalemate.out, "b6c7").starts_with("b6c7   Qc7      0.500000  stalemate   "))
+      << stalemate.out;
+}
+
+// With --syzygy, the tables' result decides every move of a position they cover, ranked by
+// DTZ among equal results; a move that gives the queen away is a draw.
+TEST(Cli, EvalUsesTheTablesWhereTheyApply) {
+  const std::string weights = std::string(AVOCET_TEST_DATA_DIR) + "/tiny_house.safetensors";
+  const std::string tables = std::string(AVOCET_TEST_DATA_DIR) + "/syzygy";
+  const Result r = run_cli({"eval", "--weights", weights.c_str(), "--syzygy", tables.c_str(),
+                            "8/8/8/4k3/8/8/8/KQ6 w - - 0 1"});
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.err.find("found 10 WDL and 8 DTZ tables in "), std::string::npos) << r.err;
+  const std::string rows = r.out.substr(r.out.find("net\n") + 4);
+  EXPECT_NE(rows.find(" 1.000000  tablebase win, DTZ "), std::string::npos) << r.out;
+  EXPECT_EQ(rows.find(" 1.000000  tablebase win, DTZ "), rows.find(" 1.000000 ")) << r.out;
+  EXPECT_TRUE(eval_row(r.out, "b1e4").starts_with("b1e4   Qe4+     0.500000  tablebase draw   "))
+      << r.out;
+  EXPECT_EQ(rows.find(" -  "), std::string::npos) << "a move the net decided: " << r.out;
 }
 
 TEST(Cli, EvalErrors) {

@@ -126,6 +126,27 @@ TEST(UciLoop, ClearHashEmptiesTheTable) {
             std::string::npos);
 }
 
+// `eval` shows every move's value as the engine plays it, with the game's history: the move
+// that repeats the start position a third time is a draw, and the mate in one comes first.
+TEST(UciLoop, EvalValuesMovesWithTheRulesAndTheHistory) {
+  Session s;
+  s.send("position startpos moves g1f3 g8f6 f3g1 f6g8 g1f3 g8f6 f3g1");
+  s.send("eval");
+  const std::string out = s.text();
+  EXPECT_EQ(out.rfind("info string net material\nnet: material\nfen: ", 0), 0u) << out;
+  EXPECT_NE(out.find("\nf6g8   Ng8      0.500000  threefold repetition"), std::string::npos) << out;
+  EXPECT_EQ(count(out, "\n"), 3 + 3 + 20) << out;  // info string, net, fen, header, 20 moves
+
+  Session mate;
+  mate.send("position fen k7/8/1K6/8/8/8/8/7R w - - 0 1");
+  mate.send("eval");
+  EXPECT_NE(mate.text().find(" net\nh1h8   Rh8#     1.000000  mate "), std::string::npos)
+      << mate.text();
+  mate.send("position fen k7/1Q6/1K6/8/8/8/8/8 b - - 0 1");
+  mate.send("eval");
+  EXPECT_TRUE(mate.text().ends_with("no legal moves (checkmate)\n")) << mate.text();
+}
+
 // UCI_AnalyseMode is accepted as GUIs send it; the search is the same in analysis and play.
 TEST(UciLoop, AnalyseModeIsAccepted) {
   Session s;
