@@ -10,10 +10,12 @@
 #include <utility>
 
 #include "avocet/build_info.h"
+#include "avocet/chess/flip.h"
 #include "avocet/chess/move_text.h"
 #include "avocet/chess/movegen.h"
 #include "avocet/chess/perft.h"
 #include "avocet/nn/default_net.h"
+#include "avocet/search/bench.h"
 #include "avocet/search/move_values.h"
 
 namespace avocet::uci {
@@ -174,6 +176,14 @@ bool UciLoop::handle_line(std::string_view line) {
       on_display();
     else if (command == "eval")
       on_eval();
+    else if (command == "bench")
+      on_bench(words);
+    else if (command == "flip")
+      on_flip();
+    else if (command == "compiler")
+      print(build_report());
+    else if (command == "help")
+      on_help();
     else if (command == "debug")
       ;  // `debug on|off`: accepted; Avocet has no extra debugging output to switch
     else
@@ -544,6 +554,62 @@ void UciLoop::on_eval() {
                                          options.syzygy_50_move_rule};
   const std::unique_ptr<nn::Evaluator> evaluator = evaluator_factory_();
   print(search::move_values_report(engine_.evaluator_name(), game_, *evaluator, tables));
+}
+
+void UciLoop::on_bench(const std::vector<std::string_view>& words) {
+  // The signature is defined for the bench's own depth and the engine's default options:
+  // arguments (Stockfish's hash, threads, depth) would make a count that is no signature.
+  if (words.size() > 1)
+    return error(
+        fmt::format("bench: takes no arguments, got '{}' ('avocet bench --depth D' "
+                    "searches to another depth)",
+                    words[1]));
+  if (engine_.searching()) return error("bench: a search is running (send stop first)");
+  if (!ensure_evaluator()) return;
+  print_reports(false);
+  print(fmt::format("net {}\n", engine_.evaluator_name()));
+  const search::BenchResult result =
+      search::run_bench(evaluator_factory_, engine_.evaluator_name(), search::kBenchDepth,
+                        [this](const std::string& line) { print(line + "\n"); });
+  print(search::bench_summary(result));
+}
+
+void UciLoop::on_flip() {
+  if (engine_.searching()) return error("flip: a search is running (send stop first)");
+  game_ = Game(Position::from_fen(color_flipped_fen(game_.position().fen())));
+}
+
+void UciLoop::on_help() {
+  constexpr std::pair<const char*, const char*> kCommands[] = {
+      {"uci", "identify, list the options, answer uciok"},
+      {"isready", "answer readyok (at once, also during a search)"},
+      {"setoption name N [value V]", "set an option ('uci' lists them)"},
+      {"ucinewgame", "forget the previous game's searches"},
+      {"position startpos|fen FEN [moves M...]", "set the position"},
+      {"go depth D|nodes N|movetime MS|mate N", "search; answers bestmove"},
+      {"go wtime MS btime MS [winc MS binc MS movestogo N]", "search on the clock"},
+      {"go infinite|ponder [searchmoves M...]", "search until stop (or ponderhit)"},
+      {"stop", "end the search: bestmove now"},
+      {"ponderhit", "the opponent played the expected move: the clock runs"},
+      {"quit", "exit (end of input does the same)"},
+      {"d", "the board, FEN and key"},
+      {"eval", "every legal move's value, best first"},
+      {"flip", "swap the colours of the position"},
+      {"go perft D", "count the leaf nodes to depth D"},
+      {"bench", "the fixed search and its node signature"},
+      {"compiler", "version, commit, compiler and instruction sets"},
+      {"help", "this list"},
+  };
+  constexpr size_t kColumn = 27;
+  std::string text = "UCI commands (a GUI sends them; from d on, they are for people):\n";
+  for (const auto& [command, meaning] : kCommands) {
+    // A command too long for the first column keeps its line; its meaning goes below it.
+    if (std::string_view(command).size() > kColumn)
+      text += fmt::format("  {}\n  {:<{}}  {}\n", command, "", kColumn, meaning);
+    else
+      text += fmt::format("  {:<{}}  {}\n", command, kColumn, meaning);
+  }
+  print(text);
 }
 
 }  // namespace avocet::uci

@@ -80,6 +80,30 @@ TEST(BlackBox, BannerOnATerminalOnly) {
   EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
 }
 
+// The `Nodes searched` line of a bench's output, or "" when there is none.
+std::string signature(const std::string& out) {
+  const size_t at = out.find("Nodes searched  : ");
+  return at == std::string::npos ? "" : out.substr(at, out.find('\n', at) - at);
+}
+
+// `bench` typed in the loop is `avocet bench` with the playing net: the same signature.
+TEST(BlackBox, BenchInTheLoopGivesTheSubcommandsSignature) {
+  const std::string net = testing::data_path("tiny_house.safetensors");
+  EngineProcess subcommand({"bench", "--weights", net});
+  const std::string expected = signature(subcommand.read_until("Nodes/second", 60000));
+  ASSERT_NE(expected, "");
+  EngineProcess engine({"--EvalFile=" + net});
+  engine.send("bench");
+  const std::string out = engine.read_until("Nodes/second", 60000);
+  EXPECT_EQ(signature(out), expected) << out;
+  // Plain lines, one per position, then the signature.
+  EXPECT_NE(out.find(" nodes, depth 7: rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\n"),
+            std::string::npos)
+      << out;
+  engine.send("quit");
+  EXPECT_EQ(engine.wait_exit(3000), 0);
+}
+
 // python-chess's handshake, as lichess-bot runs it: options as arguments, `uci`, setoption
 // lines, `isready`. python-chess drops what comes before `uciok` and warns about anything but
 // `readyok` after `isready`: so the misspelt options are reported on stderr as well, and the

@@ -10,6 +10,7 @@
 #include <tuple>
 
 #include "../test_data.h"
+#include "avocet/build_info.h"
 #include "avocet/chess/move_text.h"
 #include "avocet/chess/movegen.h"
 #include "avocet/nn/material_evaluator.h"
@@ -145,6 +146,44 @@ TEST(UciLoop, EvalValuesMovesWithTheRulesAndTheHistory) {
   mate.send("position fen k7/1Q6/1K6/8/8/8/8/8 b - - 0 1");
   mate.send("eval");
   EXPECT_TRUE(mate.text().ends_with("no legal moves (checkmate)\n")) << mate.text();
+}
+
+// `flip` swaps the colours of the position (its history goes, as in Stockfish); twice, it is
+// the position again.
+TEST(UciLoop, FlipSwapsTheColours) {
+  Session s;
+  s.send("position startpos moves e2e4");
+  s.send("flip");
+  EXPECT_EQ(s.loop.game().position().fen(),
+            "rnbqkbnr/pppp1ppp/8/4p3/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
+  s.send("flip");
+  EXPECT_EQ(s.loop.game().position().fen(),
+            "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1");
+  EXPECT_EQ(s.text(), "");
+}
+
+TEST(UciLoop, CompilerAndHelpArePlainLines) {
+  Session s;
+  s.send("compiler");
+  EXPECT_EQ(s.text(), build_report());
+  EXPECT_NE(s.text().find("commit:           " + std::string(commit()) + "\n"), std::string::npos)
+      << s.text();
+  Session h;
+  h.send("help");
+  // Every command the loop handles is listed, each at the start of a row.
+  for (const char* command :
+       {"uci", "isready", "setoption", "ucinewgame", "position", "go", "stop", "ponderhit", "quit",
+        "d", "eval", "flip", "bench", "compiler", "help"})
+    EXPECT_NE(h.text().find(std::string("\n  ") + command + " "), std::string::npos) << command;
+  EXPECT_EQ(h.text().find("info string"), std::string::npos);
+}
+
+TEST(UciLoop, BenchTakesNoArguments) {
+  Session s;
+  s.send("bench 16 1 13");
+  EXPECT_EQ(s.text(),
+            "info string error: bench: takes no arguments, got '16' ('avocet bench --depth D' "
+            "searches to another depth)\n");
 }
 
 // UCI_AnalyseMode is accepted as GUIs send it; the search is the same in analysis and play.
