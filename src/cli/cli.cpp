@@ -3,57 +3,103 @@
 #include <fmt/format.h>
 #include <fmt/ostream.h>
 #include <fmt/ranges.h>
+#include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
+#include <cstdint>
 #include <cstring>
 #include <exception>
 #include <filesystem>
+#include <iostream>
+#include <limits>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
+#include "avocet/build_info.h"
 #include "avocet/uci/uci_loop.h"
-#include "avocet/version.h"
 #include "commands.h"
 
 namespace avocet::cli {
 
 namespace {
 
+// The default cxxopts would append to an option's description, or "" where it should not:
+// the description already says it in words ("network file (default: the embedded net)"), the
+// default is empty (the option's absence, which the description explains), or a flag is off.
+// A numeric type's maximum (18446744073709551615) stands for "no limit".
+std::string default_note(const cxxopts::HelpOptionDetails& o) {
+  if (!o.has_default || o.is_boolean || o.default_value.empty()) return "";
+  if (o.desc.find("(default") != std::string::npos) return "";
+  for (const std::string& unlimited : {std::to_string(std::numeric_limits<uint64_t>::max()),
+                                       std::to_string(std::numeric_limits<int64_t>::max()),
+                                       std::to_string(std::numeric_limits<int32_t>::max()),
+                                       std::to_string(std::numeric_limits<uint32_t>::max())})
+    if (o.default_value == unlimited) return " (default: no limit)";
+  return fmt::format(" (default: {})", o.default_value);
+}
+
+// Appends `text` to `out` wrapped at kHelpWidth columns, continuation lines indented by
+// `indent` (the description column).
+constexpr size_t kHelpWidth = 100;
+void append_wrapped(std::string& out, std::string_view text, size_t indent) {
+  size_t column = indent;
+  bool first = true;
+  for (size_t i = 0; i < text.size();) {
+    const size_t end = std::min(text.find(' ', i), text.size());
+    const std::string_view word = text.substr(i, end - i);
+    i = end + 1;
+    if (word.empty()) continue;
+    if (!first && column + 1 + word.size() > kHelpWidth) {
+      out += '\n';
+      out += std::string(indent, ' ');
+      column = indent;
+    } else if (!first) {
+      out += ' ';
+      ++column;
+    }
+    out += word;
+    column += word.size();
+    first = false;
+  }
+}
+
 struct Subcommand {
   const char* name;
-  const char* usage;
+  const char* synopsis;  // what follows `avocet`: the name and its main arguments
+  const char* summary;
   int (*run)(const Args&, const Streams&);
 };
 
+// `avocet version` and `avocet --version`: the version line, then the build line.
 int version_command(const Args&, const Streams& io) {
-  fmt::print(io.out, "Avocet {}\n", kVersion);
+  fmt::print(io.out, "{}\n{}\n", version_line(), build_line());
   return 0;
 }
 
-// One table serves dispatch and --help.
+int help_command(const Args&, const Streams& io);
+
+// One table serves dispatch and the top-level help; README.md's command table lists the same
+// subcommands with the options of each (tests/cli/cli_test.cpp checks both).
 constexpr Subcommand kSubcommands[] = {
-    {"bench", "bench [--depth D] [--weights FILE]      fixed search; prints the node signature",
+    {"bench", "bench [--depth D] [--weights FILE]", "fixed search; prints the node signature",
      bench_command},
-    {"perft", "perft DEPTH [--fen FEN] | --suite FILE   count leaf nodes (perft)", perft_command},
-    {"eval", "eval FEN [--weights FILE]                win probability of every legal move",
+    {"perft", "perft DEPTH [--fen FEN] | --suite FILE", "count leaf nodes (perft)", perft_command},
+    {"eval", "eval FEN [--weights FILE] [--syzygy DIRS]", "every legal move's value, best first",
      eval_command},
-    {"tokenize", "tokenize FEN [--mirror]                 the 77 network input tokens",
-     tokenize_command},
-    {"features", "features FEN [--json]                   tactical features of squares and moves",
+    {"tokenize", "tokenize FEN [--mirror]", "the 77 network input tokens", tokenize_command},
+    {"features", "features FEN [--json]", "tactical features of squares and moves",
      features_command},
-    {"actions", "actions                                 the 1968-move action table",
-     actions_command},
-    {"nnbench", "nnbench [--seconds S]                   network speed (positions/s, GFLOP/s)",
-     nnbench_command},
-    {"datagen", "datagen [--from-tsv FILE...] [-o DIR]  training shards (Stockfish labels)",
+    {"actions", "actions", "the 1968-move action table", actions_command},
+    {"nnbench", "nnbench [--seconds S]", "network speed (positions/s, GFLOP/s)", nnbench_command},
+    {"datagen", "datagen [--from-tsv FILE...] [-o DIR]", "training shards (Stockfish labels)",
      datagen_command},
-    {"puzzles", "puzzles --file CSV [--limit N] [--evaluator net|material]   puzzle bench",
-     puzzles_command},
-    {"epd", "epd --file EPD [--movetime MS]          bm/am and STS suites", epd_command},
-    {"tb", "tb [--path DIRS] FEN                     Syzygy WDL/DTZ of a position and its moves",
-     tb_command},
-    {"version", "version                                 print the version", version_command},
+    {"puzzles", "puzzles --file CSV [OPTIONS]", "Lichess puzzle bench, by rating", puzzles_command},
+    {"epd", "epd --file EPD [OPTIONS]", "bm/am and STS suites", epd_command},
+    {"tb", "tb [--path DIRS] FEN", "Syzygy WDL/DTZ of a position and its moves", tb_command},
+    {"version", "version, --version", "the version, commit and build flags", version_command},
+    {"help", "help, --help", "this help", help_command},
 };
 
 // What an option accepts, for --help: "1..65536", "true|false", "search|argmax", "TEXT".
@@ -67,19 +113,54 @@ std::string accepted_values(const uci::OptionSpec& spec) {
       return fmt::format("{}", fmt::join(spec.vars, "|"));
     case uci::OptionType::String:
       return "TEXT";
+    case uci::OptionType::Button:
+      return "";
   }
   return "";
 }
 
 void print_help(std::ostream& out) {
-  fmt::print(out, "usage: avocet [--Option=value ...]               run the UCI loop\n");
-  for (const Subcommand& s : kSubcommands) fmt::print(out, "       avocet {}\n", s.usage);
-  fmt::print(out, "'avocet SUBCOMMAND --help' describes a subcommand's options.\n\n");
-  fmt::print(out, "UCI options (setoption, or --Name=value before the loop starts):\n");
-  for (const uci::OptionSpec& spec : uci::option_specs())
-    fmt::print(out, "  {:<36} {}; default {}\n",
-               fmt::format("--{}={}", spec.name, accepted_values(spec)), spec.help,
-               uci::default_value(spec));
+  // Two columns, each row's second starting where the widest first one ends.
+  std::vector<std::pair<std::string, std::string>> rows = {
+      {"avocet [--Option=value ...]", "the UCI loop; 'help' there lists its commands"}};
+  for (const Subcommand& s : kSubcommands)
+    rows.emplace_back(fmt::format("avocet {}", s.synopsis), s.summary);
+  std::vector<std::pair<std::string, std::string>> options;
+  for (const uci::OptionSpec& spec : uci::option_specs()) {
+    if (spec.type == uci::OptionType::Button)
+      options.emplace_back(fmt::format("--{}", spec.name), std::string(spec.help));
+    else
+      options.emplace_back(fmt::format("--{}={}", spec.name, accepted_values(spec)),
+                           fmt::format("{} (default: {})", spec.help, uci::default_value(spec)));
+  }
+  size_t width = 0;
+  for (const auto& [left, right] : rows) width = std::max(width, left.size());
+  for (const auto& [left, right] : options) width = std::max(width, left.size());
+  std::string text = fmt::format("{}, a UCI chess engine\n\nusage:\n", version_line());
+  const auto add_rows = [&](const std::vector<std::pair<std::string, std::string>>& table) {
+    for (const auto& [left, right] : table) {
+      text += fmt::format("  {:<{}}  ", left, width);
+      append_wrapped(text, right, width + 4);
+      text += '\n';
+    }
+  };
+  add_rows(rows);
+  text +=
+      "'avocet SUBCOMMAND --help' describes a subcommand's options.\n\n"
+      "UCI options (setoption, or --Name=value before the loop starts):\n";
+  add_rows(options);
+  fmt::print(out, "{}", text);
+}
+
+int help_command(const Args&, const Streams& io) {
+  print_help(io.out);
+  return 0;
+}
+
+// Standard input and output are a terminal: a person types, no GUI listens.
+bool interactive(const Streams& io) {
+  return &io.in == &std::cin && &io.out == &std::cout && isatty(STDIN_FILENO) == 1 &&
+         isatty(STDOUT_FILENO) == 1;
 }
 
 // `--Name=value` arguments are set as `setoption name Name value value` would set them,
@@ -88,10 +169,8 @@ void print_help(std::ostream& out) {
 int uci_command(const Args& args, const Streams& io) {
   uci::UciLoop loop(io.out, nullptr, "", io.err);
   for (const std::string& arg : args) {
-    if (arg == "-h" || arg == "--help") {
-      print_help(io.out);
-      return 0;
-    }
+    if (arg == "-h" || arg == "--help") return help_command({}, io);
+    if (arg == "--version") return version_command({}, io);
     if (arg.rfind("--", 0) != 0) {
       fmt::print(io.err, "avocet: unknown subcommand '{}' (try --help)\n", arg);
       return 2;
@@ -101,6 +180,10 @@ int uci_command(const Args& args, const Streams& io) {
     const std::string value = eq == std::string::npos ? "" : arg.substr(eq + 1);
     loop.set_option(name, value);
   }
+  // A person at a terminal is greeted as Stockfish and lc0 do; a GUI, which reads the first
+  // line as the answer to `uci`, gets nothing it did not ask for.
+  if (interactive(io))
+    fmt::print(io.out, "{}\n{}\nType 'help' for the commands.\n", version_line(), build_line());
   loop.run(io.in);
   return 0;
 }
@@ -174,13 +257,52 @@ std::ifstream open_text_file(const std::string& path, std::string_view what) {
 
 void add_weights_option(cxxopts::Options& options) {
   options.add_options()("weights", "network file (default: the embedded net)",
-                        cxxopts::value<std::string>()->default_value(""));
+                        cxxopts::value<std::string>()->default_value(""), "FILE");
+}
+
+std::string options_help(const cxxopts::Options& options) {
+  // cxxopts writes the description and usage lines; its option list is redrawn here, because
+  // it appends a default to descriptions that state theirs in words, prints a type's maximum
+  // for "no limit", and wraps at 76 columns with the description column chosen per group.
+  const std::string stock = options.help();
+  const size_t usage = stock.find("\nUsage:\n");
+  std::string text;
+  append_wrapped(text, stock.substr(0, usage), 0);
+  text += stock.substr(usage, stock.find("\n\n") + 2 - usage);
+  struct Row {
+    std::string left, description;
+  };
+  std::vector<Row> rows;
+  for (const std::string& group : options.groups()) {
+    for (const cxxopts::HelpOptionDetails& o : options.group_help(group).options) {
+      const std::string name = o.l.empty() ? o.s : o.l.front();
+      // Positional arguments (FEN, DEPTH) are named on the usage line, not listed as options:
+      // cxxopts leaves them out of its own list.
+      if (stock.find(" --" + name + " ") == std::string::npos &&
+          stock.find(" --" + name + "\n") == std::string::npos)
+        continue;
+      std::string left = o.s.empty() ? "    " : fmt::format("-{}, ", o.s);
+      left += "--" + name;
+      if (!o.is_boolean) {
+        left += " " + (o.arg_help.empty() ? std::string("ARG") : o.arg_help);
+      }
+      rows.push_back({left, o.desc + default_note(o)});
+    }
+  }
+  size_t width = 0;
+  for (const Row& row : rows) width = std::max(width, row.left.size());
+  for (const Row& row : rows) {
+    text += fmt::format("  {:<{}}  ", row.left, width);
+    append_wrapped(text, row.description, width + 4);
+    text += '\n';
+  }
+  return text;
 }
 
 bool help_requested(const cxxopts::ParseResult& parsed, cxxopts::Options& options,
                     const Streams& io) {
   if (!parsed.count("help")) return false;
-  fmt::print(io.out, "{}", options.help());
+  fmt::print(io.out, "{}", options_help(options));
   return true;
 }
 

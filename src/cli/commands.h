@@ -36,6 +36,9 @@ cxxopts::ParseResult parse_args(cxxopts::Options& options, const Args& args);
 std::ifstream open_text_file(const std::string& path, std::string_view what);
 // Adds --weights FILE (default: the embedded net).
 void add_weights_option(cxxopts::Options& options);
+// A subcommand's --help: its description and usage line, then one row per option with the
+// descriptions in one column, wrapped at 100 columns, each default stated once.
+std::string options_help(const cxxopts::Options& options);
 // Prints the options' help and returns true when --help was given.
 bool help_requested(const cxxopts::ParseResult& parsed, cxxopts::Options& options,
                     const Streams& io);

@@ -13,6 +13,8 @@
 #include "avocet/nn/default_net.h"
 #include "avocet/nn/evaluator.h"
 #include "avocet/nn/tokenizer.h"
+#include "avocet/search/move_values.h"
+#include "avocet/syzygy/tablebase.h"
 #include "commands.h"
 
 namespace avocet::cli {
@@ -103,34 +105,36 @@ int actions_command(const Args& args, const Streams& io) {
 }
 
 int eval_command(const Args& args, const Streams& io) {
-  cxxopts::Options options(
-      "avocet eval", "Print every legal move with its predicted win probability, best first.");
+  cxxopts::Options options("avocet eval",
+                           "Print every legal move with its value as the engine plays it, best "
+                           "first: the rules' for a move that mates (1) or draws (0.5), the "
+                           "Syzygy tables' where they cover the position (with --syzygy), else "
+                           "the network's win probability; and the network's own value beside it.");
   options.positional_help("FEN");
   auto add = options.add_options();
   add("fen", "position (quote it, or give its fields as separate words; 'startpos' works)",
       cxxopts::value<std::vector<std::string>>());
   add_weights_option(options);
+  add("syzygy", "Syzygy table directories, ':'-separated (default: none)",
+      cxxopts::value<std::string>()->default_value(""), "DIRS");
   add("h,help", "print this help");
   options.parse_positional({"fen"});
   const auto parsed = parse_args(options, args);
   if (help_requested(parsed, options, io)) return 0;
   const Position pos = Position::from_fen(required_fen(parsed, "eval"));
   const auto evaluator = nn::make_evaluator(nn::load_network(parsed["weights"].as<std::string>()));
-
-  fmt::print(io.out, "net: {}\nfen: {}\n", evaluator->description(), pos.fen());
-  const MoveList moves = legal_moves(pos);
-  if (moves.empty()) {
-    fmt::print(io.out, "no legal moves ({})\n", pos.in_check() ? "checkmate" : "stalemate");
-    return 0;
+  std::unique_ptr<syzygy::Tablebases> tables;
+  if (const std::string path = parsed["syzygy"].as<std::string>(); !path.empty()) {
+    tables = std::make_unique<syzygy::Tablebases>(path);
+    for (const std::string& error : tables->errors()) fmt::print(io.err, "{}\n", error);
+    fmt::print(io.err, "found {} WDL and {} DTZ tables in {}\n", tables->wdl_count(),
+               tables->dtz_count(), path);
   }
-  std::vector<float> win(moves.size());
-  evaluator->evaluate(pos, {moves.begin(), moves.size()}, win);
-  std::vector<size_t> order(moves.size());
-  std::iota(order.begin(), order.end(), 0);
-  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return win[a] > win[b]; });
-  fmt::print(io.out, "{:<6} {:<8} {:>8}\n", "move", "san", "win");
-  for (size_t i : order)
-    fmt::print(io.out, "{:<6} {:<8} {:>8.6f}\n", to_uci(moves[i]), to_san(pos, moves[i]), win[i]);
+  search::TablebaseSettings tablebases;
+  tablebases.tables = tables.get();
+  fmt::print(
+      io.out, "{}",
+      search::move_values_report(evaluator->description(), Game(pos), *evaluator, tablebases));
   return 0;
 }
 

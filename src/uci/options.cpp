@@ -95,6 +95,16 @@ OptionSpec file_string(std::string_view name, std::string Settings::*field, std:
               }};
 }
 
+// A button: no value to read or write, only its effect.
+OptionSpec button(std::string_view name, OptionEffect effect, std::string_view help) {
+  return {.name = name,
+          .type = T::Button,
+          .help = help,
+          .effect = effect,
+          .read = [](const Settings&) { return std::string(); },
+          .write = [](Settings&, const OptionValue&) {}};
+}
+
 // Mode's values, in the order `uci` lists them.
 constexpr std::pair<std::string_view, search::Mode> kModes[] = {
     {"search", search::Mode::Search},
@@ -124,12 +134,15 @@ std::vector<OptionSpec> make_specs() {
   using search::SearchParameters;
   return {
       engine_spin("Hash", 1, 65536, &EngineOptions::hash_mb, "transposition table size in MB"),
+      button("Clear Hash", E::ClearHash, "empty the transposition table"),
       engine_spin("Threads", 1, 256, &EngineOptions::threads, "search threads"),
       engine_spin("MultiPV", 1, 256, &EngineOptions::multipv, "number of best lines to report"),
       loop_check("Ponder", &Settings::ponder, "think on the opponent's time (go ponder)"),
       engine_spin("Move Overhead", 0, 5000, &EngineOptions::move_overhead_ms,
                   "milliseconds kept back per move"),
       loop_check("UCI_ShowWDL", &Settings::show_wdl, "add wdl to info lines"),
+      loop_check("UCI_AnalyseMode", &Settings::analyse_mode,
+                 "accepted; analysis and play search alike"),
       file_string("EvalFile", &Settings::eval_file, kEmbeddedNet, E::Network,
                   "network file (safetensors)"),
       mode_combo(),
@@ -175,13 +188,15 @@ std::string_view type_name(OptionType type) {
       return "combo";
     case T::String:
       return "string";
+    case T::Button:
+      return "button";
   }
   throw std::logic_error("type_name: unknown option type");
 }
 
 std::string declaration(const OptionSpec& spec) {
-  std::string text = fmt::format("option name {} type {} default {}", spec.name,
-                                 type_name(spec.type), default_value(spec));
+  std::string text = fmt::format("option name {} type {}", spec.name, type_name(spec.type));
+  if (spec.type != T::Button) text += fmt::format(" default {}", default_value(spec));
   if (spec.type == T::Spin) text += fmt::format(" min {} max {}", spec.min, spec.max);
   for (std::string_view v : spec.vars) text += fmt::format(" var {}", v);
   return text;
@@ -212,6 +227,11 @@ OptionValue validate(const OptionSpec& spec, const std::string& value) {
                                               fmt::join(spec.vars, ", "), value));
     case T::String:
       return {value, 0};
+    case T::Button:
+      if (!value.empty())
+        throw std::invalid_argument(
+            fmt::format("option {}: a button takes no value, got '{}'", spec.name, value));
+      return {"", 0};
   }
   throw std::logic_error("validate: unknown option type");
 }

@@ -9,12 +9,15 @@
 #include <string>
 #include <utility>
 
+#include "avocet/build_info.h"
+#include "avocet/chess/flip.h"
 #include "avocet/chess/move_text.h"
 #include "avocet/chess/movegen.h"
 #include "avocet/chess/perft.h"
 #include "avocet/nn/default_net.h"
+#include "avocet/search/bench.h"
+#include "avocet/search/move_values.h"
 #include "avocet/search/wdl_model.h"
-#include "avocet/version.h"
 
 namespace avocet::uci {
 
@@ -91,7 +94,8 @@ UciLoop::UciLoop(std::ostream& out, search::EvaluatorFactory evaluator, std::str
     : out_(out),
       err_(err),
       engine_(evaluator, evaluator_name),
-      has_evaluator_(evaluator != nullptr) {}
+      has_evaluator_(evaluator != nullptr),
+      evaluator_factory_(evaluator) {}
 
 UciLoop::~UciLoop() {
   engine_.stop();
@@ -171,6 +175,16 @@ bool UciLoop::handle_line(std::string_view line) {
       on_setoption(words);
     else if (command == "d")
       on_display();
+    else if (command == "eval")
+      on_eval();
+    else if (command == "bench")
+      on_bench(words);
+    else if (command == "flip")
+      on_flip();
+    else if (command == "compiler")
+      print(build_report());
+    else if (command == "help")
+      on_help();
     else if (command == "debug")
       ;  // `debug on|off`: accepted; Avocet has no extra debugging output to switch
     else
@@ -182,7 +196,7 @@ bool UciLoop::handle_line(std::string_view line) {
 }
 
 void UciLoop::on_uci() {
-  std::string text = fmt::format("id name Avocet {}\nid author the Avocet developers\n", kVersion);
+  std::string text = fmt::format("id name Avocet {}\nid author the Avocet developers\n", version());
   for (const OptionSpec& spec : option_specs()) text += declaration(spec) + "\n";
   print(text);
   ensure_evaluator();
@@ -212,7 +226,8 @@ bool UciLoop::ensure_evaluator() {
 
 void UciLoop::use_network(std::shared_ptr<const nn::Network> net, const std::string& file) {
   const std::string name = net->description();
-  engine_.set_evaluator([net] { return nn::make_evaluator(net); }, name);
+  evaluator_factory_ = [net] { return nn::make_evaluator(net); };
+  engine_.set_evaluator(evaluator_factory_, name);
   has_evaluator_ = true;
   net_file_ = file;
   net_reported_ = false;
@@ -267,7 +282,15 @@ void UciLoop::on_go(const std::vector<std::string_view>& words) {
     write_perft_report(out_, game_.position(), depth);
     return;
   }
-  if (engine_.searching()) return error("go: a search is already running (send stop first)");
+  if (engine_.searching()) {
+    // A GUI should wait for the bestmove first. Waiting for it here would keep `stop` and
+    // `quit` from being read (an infinite search would never end), and refusing would leave
+    // this go without a bestmove: so the running search is stopped, its bestmove answers the
+    // earlier go, and this go starts afresh.
+    error("go: a search was still running: stopped it, its move answers the previous go");
+    engine_.stop();
+    engine_.wait();
+  }
 
   // Every go must end in exactly one bestmove, or the GUI waits for ever. So a bad parameter
   // gets one error line (the first fault of the line is named) and is left out, and the
@@ -276,6 +299,12 @@ void UciLoop::on_go(const std::vector<std::string_view>& words) {
   // leaves no limit at all (no depth, nodes, mate, movetime, clock for the side to move,
   // infinite or ponder), the search stops after kFallbackDepth iterations, so that the GUI
   // gets a legal move at once rather than a search only `stop` would end.
+  //
+  // A clock for the opponent only (`go btime 5000` with White to move) is such a fault too:
+  // the side to move has no time given, and a search without limit would wait for a `stop`
+  // that a GUI which thinks the clock is running never sends. Stockfish reads the missing
+  // clock as 0 ms and moves at once; here the move comes as fast, from kFallbackDepth
+  // iterations, after an error line that names the missing clock.
   search::GoRequest request;
   std::string fault;
   const auto note = [&](std::string message) {
@@ -324,14 +353,18 @@ void UciLoop::on_go(const std::vector<std::string_view>& words) {
       note(e.what());
     }
   }
+  const search::TimeControl& c = request.clock;
+  const bool white = game_.position().side_to_move() == Color::White;
+  const bool has_clock = white ? c.wtime.has_value() : c.btime.has_value();
+  const bool has_limit = request.depth || request.nodes || request.mate || c.movetime || has_clock;
+  if (fault.empty() && !has_limit && !request.infinite &&
+      (white ? c.btime.has_value() : c.wtime.has_value()))
+    note(fmt::format("go: {} given but {} is to move and has no {}: moving at once",
+                     white ? "btime" : "wtime", white ? "White" : "Black",
+                     white ? "wtime" : "btime"));
   if (!fault.empty()) {
     error(fault);
-    const search::TimeControl& c = request.clock;
-    const bool has_clock =
-        game_.position().side_to_move() == Color::White ? c.wtime.has_value() : c.btime.has_value();
-    if (!request.depth && !request.nodes && !request.mate && !c.movetime && !has_clock &&
-        !request.infinite && !request.ponder)
-      request.depth = kFallbackDepth;
+    if (!has_limit && !request.infinite) request.depth = kFallbackDepth;
   }
   const bool playable = ensure_evaluator();
   print_reports(false);
@@ -438,6 +471,10 @@ void UciLoop::apply_option(const OptionSpec& spec, const OptionValue& value) {
   switch (spec.effect) {
     case OptionEffect::Loop:
       break;
+    case OptionEffect::ClearHash:
+      // What ucinewgame does to the engine; the loop's position stays.
+      engine_.new_game();
+      break;
     case OptionEffect::Network:
       if (!load_network(next.eval_file)) return;
       break;
@@ -510,6 +547,74 @@ void UciLoop::on_display() {
   for (Square s : pos.checkers()) checkers += square_name(s) + " ";
   print(fmt::format("{}Fen: {}\nKey: {:016X}\nCheckers: {}\n", board, pos.fen(), pos.key(),
                     checkers));
+}
+
+void UciLoop::on_eval() {
+  // The network runs on this thread: not beside a search, which owns the engine's evaluators.
+  if (engine_.searching()) return error("eval: a search is running (send stop first)");
+  if (!ensure_evaluator()) return;
+  print_reports(false);
+  const search::EngineOptions& options = settings_.engine;
+  const search::TablebaseSettings tables{options.tablebases.get(), options.syzygy_probe_limit,
+                                         options.syzygy_50_move_rule};
+  const std::unique_ptr<nn::Evaluator> evaluator = evaluator_factory_();
+  print(search::move_values_report(engine_.evaluator_name(), game_, *evaluator, tables));
+}
+
+void UciLoop::on_bench(const std::vector<std::string_view>& words) {
+  // The signature is defined for the bench's own depth and the engine's default options:
+  // arguments (Stockfish's hash, threads, depth) would make a count that is no signature.
+  if (words.size() > 1)
+    return error(
+        fmt::format("bench: takes no arguments, got '{}' ('avocet bench --depth D' "
+                    "searches to another depth)",
+                    words[1]));
+  if (engine_.searching()) return error("bench: a search is running (send stop first)");
+  if (!ensure_evaluator()) return;
+  print_reports(false);
+  print(fmt::format("net {}\n", engine_.evaluator_name()));
+  const search::BenchResult result =
+      search::run_bench(evaluator_factory_, engine_.evaluator_name(), search::kBenchDepth,
+                        [this](const std::string& line) { print(line + "\n"); });
+  print(search::bench_summary(result));
+}
+
+void UciLoop::on_flip() {
+  if (engine_.searching()) return error("flip: a search is running (send stop first)");
+  game_ = Game(Position::from_fen(color_flipped_fen(game_.position().fen())));
+}
+
+void UciLoop::on_help() {
+  constexpr std::pair<const char*, const char*> kCommands[] = {
+      {"uci", "identify, list the options, answer uciok"},
+      {"isready", "answer readyok (at once, also during a search)"},
+      {"setoption name N [value V]", "set an option ('uci' lists them)"},
+      {"ucinewgame", "forget the previous game's searches"},
+      {"position startpos|fen FEN [moves M...]", "set the position"},
+      {"go depth D|nodes N|movetime MS|mate N", "search; answers bestmove"},
+      {"go wtime MS btime MS [winc MS binc MS movestogo N]", "search on the clock"},
+      {"go infinite|ponder [searchmoves M...]", "search until stop (or ponderhit)"},
+      {"stop", "end the search: bestmove now"},
+      {"ponderhit", "the opponent played the expected move: the clock runs"},
+      {"quit", "exit (end of input does the same)"},
+      {"d", "the board, FEN and key"},
+      {"eval", "every legal move's value, best first"},
+      {"flip", "swap the colours of the position"},
+      {"go perft D", "count the leaf nodes to depth D"},
+      {"bench", "the fixed search and its node signature"},
+      {"compiler", "version, commit, compiler and instruction sets"},
+      {"help", "this list"},
+  };
+  constexpr size_t kColumn = 27;
+  std::string text = "UCI commands (a GUI sends them; from d on, they are for people):\n";
+  for (const auto& [command, meaning] : kCommands) {
+    // A command too long for the first column keeps its line; its meaning goes below it.
+    if (std::string_view(command).size() > kColumn)
+      text += fmt::format("  {}\n  {:<{}}  {}\n", command, "", kColumn, meaning);
+    else
+      text += fmt::format("  {:<{}}  {}\n", command, kColumn, meaning);
+  }
+  print(text);
 }
 
 }  // namespace avocet::uci

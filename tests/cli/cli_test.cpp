@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cctype>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -11,6 +12,9 @@
 #include <sstream>
 #include <string>
 #include <vector>
+
+#include "avocet/build_info.h"
+#include "avocet/uci/options.h"
 
 namespace avocet::cli {
 namespace {
@@ -75,6 +79,130 @@ TEST(Cli, NoArgumentsRunsUci) {
   EXPECT_NE(r.out.find("uciok"), std::string::npos);
 }
 
+TEST(Cli, VersionNamesTheCommitAndTheBuild) {
+  const std::string expected = version_line() + "\n" + build_line() + "\n";
+  for (const char* arg : {"--version", "version"}) {
+    const Result r = run_cli({arg});
+    EXPECT_EQ(r.status, 0) << arg;
+    EXPECT_EQ(r.out, expected) << arg;
+  }
+  EXPECT_EQ(version_line().rfind(fmt::format("Avocet {} (commit ", version()), 0), 0u);
+  EXPECT_NE(version(), "unknown");
+  EXPECT_NE(build_line().find(" attacks"), std::string::npos) << build_line();
+}
+
+// `avocet help` is `avocet --help`: every subcommand and every UCI option, in one column.
+TEST(Cli, HelpListsSubcommandsAndOptionsInOneColumn) {
+  const Result help = run_cli({"help"});
+  EXPECT_EQ(help.status, 0);
+  EXPECT_EQ(help.out, run_cli({"--help"}).out);
+  EXPECT_EQ(help.out, run_cli({"-h"}).out);
+  std::istringstream lines(help.out);
+  std::set<size_t> columns;
+  for (std::string line; std::getline(lines, line);) {
+    EXPECT_LE(line.size(), 100u) << line;
+    if (!line.starts_with("  ") || line.starts_with("   ")) continue;  // rows, not wrapped text
+    const size_t gap = line.find("  ", 2);
+    ASSERT_NE(gap, std::string::npos) << line;
+    columns.insert(line.find_first_not_of(' ', gap));
+  }
+  EXPECT_EQ(columns.size(), 1u) << help.out;
+  for (const uci::OptionSpec& spec : uci::option_specs())
+    EXPECT_NE(help.out.find(fmt::format("  --{}", spec.name)), std::string::npos) << spec.name;
+}
+
+// The subcommands the top-level help lists: the word after `  avocet ` on each row.
+std::vector<std::string> listed_subcommands() {
+  std::vector<std::string> names;
+  std::istringstream lines(run_cli({"help"}).out);
+  for (std::string line; std::getline(lines, line);) {
+    if (!line.starts_with("  avocet ") || line.starts_with("  avocet [")) continue;
+    std::string name = line.substr(9, line.find_first_of(" ,", 9) - 9);
+    if (name != "help" && name != "version") names.push_back(name);
+  }
+  return names;
+}
+
+// Every subcommand's --help: descriptions in one column, wrapped at 100 columns, a default
+// said once (not cxxopts' own after one in words), no type maximum for "no limit".
+TEST(Cli, SubcommandHelpStatesEachDefaultOnce) {
+  const std::vector<std::string> names = listed_subcommands();
+  ASSERT_GE(names.size(), 11u);
+  for (const std::string& name : names) {
+    SCOPED_TRACE(name);
+    const Result r = run_cli({name.c_str(), "--help"});
+    EXPECT_EQ(r.status, 0);
+    EXPECT_EQ(r.out.find("18446744073709551615"), std::string::npos) << r.out;
+    EXPECT_EQ(r.out.find("9223372036854775807"), std::string::npos) << r.out;
+    EXPECT_EQ(r.out.find("(default: \"\")"), std::string::npos) << r.out;
+    std::istringstream lines(r.out);
+    std::set<size_t> columns;
+    std::string option;  // an option's row and its wrapped lines
+    const auto check_option = [&] {
+      const size_t first = option.find("(default");
+      if (first != std::string::npos) {
+        EXPECT_EQ(option.find("(default", first + 1), std::string::npos) << option;
+      }
+    };
+    for (std::string line; std::getline(lines, line);) {
+      EXPECT_LE(line.size(), 100u) << line;
+      if (line.starts_with("  -") || line.starts_with("      --")) {
+        check_option();
+        option = line;
+        const size_t gap = line.find("  ", 6);
+        ASSERT_NE(gap, std::string::npos) << line;
+        columns.insert(line.find_first_not_of(' ', gap));
+      } else if (!option.empty()) {
+        option += line;
+      }
+    }
+    check_option();
+    EXPECT_EQ(columns.size(), 1u) << r.out;
+  }
+}
+
+// README.md's command table documents what the help offers: a row for every subcommand, and
+// in its rows every option of the subcommand's --help (by its long or its short name).
+TEST(Cli, ReadmeCommandTableMatchesTheHelp) {
+  const std::string path = std::string(AVOCET_SOURCE_DIR) + "/README.md";
+  std::ifstream readme(path);
+  ASSERT_TRUE(readme) << path;
+  std::vector<std::string> rows;
+  for (std::string line; std::getline(readme, line);)
+    if (line.starts_with("| `avocet ")) rows.push_back(line);
+  for (const std::string& name : listed_subcommands()) {
+    SCOPED_TRACE(name);
+    std::string documented;
+    for (const std::string& row : rows) {
+      const std::string command = row.substr(0, row.find(" | "));  // the first cell
+      if (command.find("`avocet " + name + " ") != std::string::npos ||
+          command.find("`avocet " + name + "`") != std::string::npos)
+        documented += row;
+    }
+    ASSERT_FALSE(documented.empty()) << "no README row for avocet " << name;
+    std::istringstream lines(run_cli({name.c_str(), "--help"}).out);
+    for (std::string line; std::getline(lines, line);) {
+      if (!line.starts_with("  -") && !line.starts_with("      --")) continue;
+      const size_t long_at = line.find("--");
+      const std::string long_name = line.substr(long_at, line.find(' ', long_at) - long_at);
+      const std::string short_name = line.starts_with("  -") ? line.substr(2, 2) : "";
+      if (long_name == "--help") continue;
+      const auto names_it = [&](const std::string& option) {
+        for (size_t at = documented.find(option); at != std::string::npos;
+             at = documented.find(option, at + 1)) {
+          const size_t end = at + option.size();
+          if (end == documented.size() ||
+              !(std::isalnum(documented[end]) || documented[end] == '-'))
+            return true;
+        }
+        return false;
+      };
+      EXPECT_TRUE(names_it(long_name) || (!short_name.empty() && names_it(short_name)))
+          << long_name << " of avocet " << name << " is not in README.md's row";
+    }
+  }
+}
+
 TEST(Cli, TokenizePrints77Tokens) {
   const Result r =
       run_cli({"tokenize", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR", "w", "KQkq", "-"});
@@ -106,10 +234,54 @@ TEST(Cli, EvalListsEveryMoveBestFirst) {
   double previous = 2.0;
   for (int i = 0; std::getline(lines, line); ++i) {
     if (i < 3) continue;
-    const double win = std::stod(line.substr(line.rfind(' ') + 1));
+    std::istringstream words(line);
+    std::string move, san;
+    double win = 0;
+    words >> move >> san >> win;
     EXPECT_LE(win, previous);
     previous = win;
   }
+}
+
+// The row of `move` in eval's output, or "".
+std::string eval_row(const std::string& out, const std::string& move) {
+  const size_t at = out.find("\n" + move + " ");
+  return at == std::string::npos ? "" : out.substr(at + 1, out.find('\n', at + 1) - at - 1);
+}
+
+// Moves the rules decide are valued as the engine plays them and sorted in: a mate in one
+// first at 1, a stalemate at 0.5; the net's own value stays in the last column.
+TEST(Cli, EvalMarksMovesTheRulesDecide) {
+  const std::string weights = std::string(AVOCET_TEST_DATA_DIR) + "/tiny_house.safetensors";
+  const Result mate =
+      run_cli({"eval", "--weights", weights.c_str(),
+               "r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4"});
+  EXPECT_EQ(mate.status, 0) << mate.err;
+  EXPECT_EQ(mate.out.find("\nh5f7"), mate.out.find("net\n") + 3) << mate.out;
+  EXPECT_TRUE(eval_row(mate.out, "h5f7").starts_with("h5f7   Qxf7#    1.000000  mate   "))
+      << mate.out;
+
+  const Result stalemate =
+      run_cli({"eval", "--weights", weights.c_str(), "k7/8/1Q6/8/8/8/8/K7 w - - 0 1"});
+  EXPECT_TRUE(eval_row(stalemate.out, "b6c7").starts_with("b6c7   Qc7      0.500000  stalemate   "))
+      << stalemate.out;
+}
+
+// With --syzygy, the tables' result decides every move of a position they cover, ranked by
+// DTZ among equal results; a move that gives the queen away is a draw.
+TEST(Cli, EvalUsesTheTablesWhereTheyApply) {
+  const std::string weights = std::string(AVOCET_TEST_DATA_DIR) + "/tiny_house.safetensors";
+  const std::string tables = std::string(AVOCET_TEST_DATA_DIR) + "/syzygy";
+  const Result r = run_cli({"eval", "--weights", weights.c_str(), "--syzygy", tables.c_str(),
+                            "8/8/8/4k3/8/8/8/KQ6 w - - 0 1"});
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.err.find("found 10 WDL and 8 DTZ tables in "), std::string::npos) << r.err;
+  const std::string rows = r.out.substr(r.out.find("net\n") + 4);
+  EXPECT_NE(rows.find(" 1.000000  tablebase win, DTZ "), std::string::npos) << r.out;
+  EXPECT_EQ(rows.find(" 1.000000  tablebase win, DTZ "), rows.find(" 1.000000 ")) << r.out;
+  EXPECT_TRUE(eval_row(r.out, "b1e4").starts_with("b1e4   Qe4+     0.500000  tablebase draw   "))
+      << r.out;
+  EXPECT_EQ(rows.find(" -  "), std::string::npos) << "a move the net decided: " << r.out;
 }
 
 TEST(Cli, EvalErrors) {

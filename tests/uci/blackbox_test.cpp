@@ -1,9 +1,12 @@
 // Drives the real avocet binary through pipes, as a GUI does.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
+#include <stdlib.h>
 
 #include <string>
 
 #include "../test_data.h"
+#include "avocet/build_info.h"
 #include "avocet/chess/move_text.h"
 #include "avocet/chess/position.h"
 #include "engine_process.h"
@@ -15,7 +18,8 @@ TEST(BlackBox, UciSessionThroughPipes) {
   EngineProcess engine({"--EvalFile=" + testing::data_path("tiny_house.safetensors"), "--Hash=16"});
   engine.send("uci");
   const std::string hello = engine.read_until("uciok");
-  EXPECT_NE(hello.find("id name Avocet"), std::string::npos) << hello;
+  // Through pipes there is no banner: the first line answers `uci`, and carries the version.
+  EXPECT_EQ(hello.rfind(fmt::format("id name Avocet {}\n", version()), 0), 0u) << hello;
   EXPECT_NE(hello.find("option name EvalFile"), std::string::npos);
   // The options given as arguments were applied before `uci`: the net was announced.
   EXPECT_NE(hello.find("info string net tiny_house"), std::string::npos) << hello;
@@ -38,6 +42,65 @@ TEST(BlackBox, UciSessionThroughPipes) {
 
   engine.send("go infinite");
   engine.send("quit");  // quits promptly, even mid-search
+  EXPECT_EQ(engine.wait_exit(3000), 0);
+}
+
+// On a terminal (standard input and output a tty, as when a person runs `avocet`), the
+// engine greets with its version, commit and build flags before reading commands.
+TEST(BlackBox, BannerOnATerminalOnly) {
+  const int terminal = posix_openpt(O_RDWR | O_NOCTTY);
+  ASSERT_GE(terminal, 0);
+  ASSERT_EQ(grantpt(terminal), 0);
+  ASSERT_EQ(unlockpt(terminal), 0);
+  const int user_end = open(ptsname(terminal), O_RDWR | O_NOCTTY);
+  ASSERT_GE(user_end, 0);
+  const pid_t pid = spawn_avocet({}, user_end, user_end, -1, {terminal});
+  close(user_end);
+  const std::string quit = "quit\n";
+  ASSERT_EQ(write(terminal, quit.data(), quit.size()), ssize_t(quit.size()));
+  std::string seen;
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+  while (seen.find("Type 'help'") == std::string::npos &&
+         std::chrono::steady_clock::now() < deadline) {
+    pollfd p{terminal, POLLIN, 0};
+    if (poll(&p, 1, 10) <= 0) continue;
+    char chunk[4096];
+    const ssize_t n = read(terminal, chunk, sizeof chunk);
+    if (n <= 0) break;
+    seen.append(chunk, size_t(n));
+  }
+  int status = 0;
+  waitpid(pid, &status, 0);
+  close(terminal);
+  // The terminal may echo the typed `quit` before the banner; the banner is all there is else.
+  EXPECT_NE(seen.find(version_line() + "\r\n" + build_line() + "\r\n" +
+                      "Type 'help' for the commands.\r\n"),
+            std::string::npos)
+      << seen;
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+}
+
+// The `Nodes searched` line of a bench's output, or "" when there is none.
+std::string signature(const std::string& out) {
+  const size_t at = out.find("Nodes searched  : ");
+  return at == std::string::npos ? "" : out.substr(at, out.find('\n', at) - at);
+}
+
+// `bench` typed in the loop is `avocet bench` with the playing net: the same signature.
+TEST(BlackBox, BenchInTheLoopGivesTheSubcommandsSignature) {
+  const std::string net = testing::data_path("tiny_house.safetensors");
+  EngineProcess subcommand({"bench", "--weights", net});
+  const std::string expected = signature(subcommand.read_until("Nodes/second", 60000));
+  ASSERT_NE(expected, "");
+  EngineProcess engine({"--EvalFile=" + net});
+  engine.send("bench");
+  const std::string out = engine.read_until("Nodes/second", 60000);
+  EXPECT_EQ(signature(out), expected) << out;
+  // Plain lines, one per position, then the signature.
+  EXPECT_NE(out.find(" nodes, depth 7: rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\n"),
+            std::string::npos)
+      << out;
+  engine.send("quit");
   EXPECT_EQ(engine.wait_exit(3000), 0);
 }
 
@@ -126,7 +189,10 @@ TEST(BlackBox, BadGoParametersStillGetOneBestmove) {
                             "illegal move 'e2e5' in position "
                             "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"},
                        Case{"go nodes 50 banana", "go: unknown parameter 'banana'"},
-                       Case{"go wtime x btime 1000", "go: wtime must be an integer, got 'x'"}}) {
+                       Case{"go wtime x btime 1000", "go: wtime must be an integer, got 'x'"},
+                       Case{"go btime 5000",
+                            "go: btime given but White is to move and has no wtime: moving at "
+                            "once"}}) {
     SCOPED_TRACE(c.go);
     engine.send(c.go);
     const std::string out = engine.read_until("bestmove", 10000);
@@ -140,6 +206,16 @@ TEST(BlackBox, BadGoParametersStillGetOneBestmove) {
       EXPECT_EQ(best, "a2a3");
     }
   }
+  // Typed by hand, a second go comes before the first one's bestmove: each gets its own.
+  engine.send("go depth abc");
+  engine.send("go depth 1");
+  for (int i = 0; i < 2; ++i) {
+    const std::string out = engine.read_until("bestmove", 10000);
+    EXPECT_NO_THROW(parse_uci(Position::start(), last_bestmove(out))) << out;
+  }
+  // And no third: the next line answers the isready.
+  engine.send("isready");
+  EXPECT_EQ(engine.read_until("readyok"), "readyok\n");
   engine.send("quit");
   EXPECT_EQ(engine.wait_exit(3000), 0);
 }

@@ -50,7 +50,8 @@ std::vector<ReadmeRow> readme_rows() {
   return rows;
 }
 
-// The type column as README.md writes it: "spin 1–65536", "combo search/argmax", "check".
+// The type column as README.md writes it: "spin 1–65536", "combo search/argmax", "check",
+// "button" (whose default cell is empty).
 std::string readme_type(const OptionSpec& spec) {
   std::string text(type_name(spec.type));
   if (spec.type == OptionType::Spin) text += fmt::format(" {}\u2013{}", spec.min, spec.max);

@@ -7,8 +7,10 @@
 #include <chrono>
 #include <sstream>
 #include <thread>
+#include <tuple>
 
 #include "../test_data.h"
+#include "avocet/build_info.h"
 #include "avocet/chess/move_text.h"
 #include "avocet/chess/movegen.h"
 #include "avocet/nn/material_evaluator.h"
@@ -88,11 +90,108 @@ TEST(UciLoop, HandshakeDeclaresEveryOption) {
         "option name Mode type combo default search var search var argmax",
         "option name SyzygyPath type string default <empty>",
         "option name SyzygyProbeLimit type spin default 7 min 0 max 7",
-        "option name Syzygy50MoveRule type check default true"})
+        "option name Syzygy50MoveRule type check default true",
+        "option name Clear Hash type button\n",
+        "option name UCI_AnalyseMode type check default false"})
     EXPECT_NE(out.find(option), std::string::npos) << option;
   // The net is named in answer to `uci`, before uciok: python-chess warns about any line
   // other than readyok after isready, and drops what comes before uciok.
   EXPECT_TRUE(out.ends_with("info string net material\nuciok\nreadyok\n")) << out;
+}
+
+// The nodes the last search of the session reported.
+uint64_t last_nodes(const std::string& text) {
+  const size_t at = text.rfind(" nodes ");
+  return at == std::string::npos ? 0 : std::stoull(text.substr(at + 7));
+}
+
+// Clear Hash forgets what earlier searches stored: a repeated search, which found the table
+// filled the second time, counts the nodes of the first once more. The position stays.
+TEST(UciLoop, ClearHashEmptiesTheTable) {
+  Session s;
+  s.send("position startpos moves e2e4 e7e5 g1f3");
+  const auto search = [&] {
+    s.send("go depth 6");
+    s.loop.wait_for_search();
+    return last_nodes(s.text());
+  };
+  const uint64_t fresh = search();
+  const uint64_t reused = search();
+  ASSERT_NE(reused, fresh) << "the table does not change the node count: nothing to observe";
+  s.send("setoption name Clear Hash");
+  EXPECT_EQ(search(), fresh);
+  EXPECT_EQ(s.loop.game().moves().size(), 3u);
+  s.send("setoption name Clear Hash value now");
+  EXPECT_NE(s.text().find("info string error: option Clear Hash: a button takes no value, got "
+                          "'now'\n"),
+            std::string::npos);
+}
+
+// `eval` shows every move's value as the engine plays it, with the game's history: the move
+// that repeats the start position a third time is a draw, and the mate in one comes first.
+TEST(UciLoop, EvalValuesMovesWithTheRulesAndTheHistory) {
+  Session s;
+  s.send("position startpos moves g1f3 g8f6 f3g1 f6g8 g1f3 g8f6 f3g1");
+  s.send("eval");
+  const std::string out = s.text();
+  EXPECT_EQ(out.rfind("info string net material\nnet: material\nfen: ", 0), 0u) << out;
+  EXPECT_NE(out.find("\nf6g8   Ng8      0.500000  threefold repetition"), std::string::npos) << out;
+  EXPECT_EQ(count(out, "\n"), 3 + 3 + 20) << out;  // info string, net, fen, header, 20 moves
+
+  Session mate;
+  mate.send("position fen k7/8/1K6/8/8/8/8/7R w - - 0 1");
+  mate.send("eval");
+  EXPECT_NE(mate.text().find(" net\nh1h8   Rh8#     1.000000  mate "), std::string::npos)
+      << mate.text();
+  mate.send("position fen k7/1Q6/1K6/8/8/8/8/8 b - - 0 1");
+  mate.send("eval");
+  EXPECT_TRUE(mate.text().ends_with("no legal moves (checkmate)\n")) << mate.text();
+}
+
+// `flip` swaps the colours of the position (its history goes, as in Stockfish); twice, it is
+// the position again.
+TEST(UciLoop, FlipSwapsTheColours) {
+  Session s;
+  s.send("position startpos moves e2e4");
+  s.send("flip");
+  EXPECT_EQ(s.loop.game().position().fen(),
+            "rnbqkbnr/pppp1ppp/8/4p3/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
+  s.send("flip");
+  EXPECT_EQ(s.loop.game().position().fen(),
+            "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1");
+  EXPECT_EQ(s.text(), "");
+}
+
+TEST(UciLoop, CompilerAndHelpArePlainLines) {
+  Session s;
+  s.send("compiler");
+  EXPECT_EQ(s.text(), build_report());
+  EXPECT_NE(s.text().find("commit:           " + std::string(commit()) + "\n"), std::string::npos)
+      << s.text();
+  Session h;
+  h.send("help");
+  // Every command the loop handles is listed, each at the start of a row.
+  for (const char* command :
+       {"uci", "isready", "setoption", "ucinewgame", "position", "go", "stop", "ponderhit", "quit",
+        "d", "eval", "flip", "bench", "compiler", "help"})
+    EXPECT_NE(h.text().find(std::string("\n  ") + command + " "), std::string::npos) << command;
+  EXPECT_EQ(h.text().find("info string"), std::string::npos);
+}
+
+TEST(UciLoop, BenchTakesNoArguments) {
+  Session s;
+  s.send("bench 16 1 13");
+  EXPECT_EQ(s.text(),
+            "info string error: bench: takes no arguments, got '16' ('avocet bench --depth D' "
+            "searches to another depth)\n");
+}
+
+// UCI_AnalyseMode is accepted as GUIs send it; the search is the same in analysis and play.
+TEST(UciLoop, AnalyseModeIsAccepted) {
+  Session s;
+  s.send("setoption name UCI_AnalyseMode value true");
+  EXPECT_EQ(s.loop.option("UCI_AnalyseMode"), "true");
+  EXPECT_EQ(s.text(), "");
 }
 
 // Without `uci`, the net is named by the first go; a new net by the go after it.
@@ -396,6 +495,54 @@ TEST(UciLoop, BadGoWithoutLimitsSearchesOneIteration) {
   const std::string out = s.text();
   EXPECT_EQ(count(out, "bestmove "), 1) << out;
   EXPECT_EQ(count(out, "info depth "), 1) << out;  // one report per iteration
+}
+
+// A clock for the opponent only leaves the side to move without a limit: an error line
+// naming the missing clock, and a move after kFallbackDepth iterations (Stockfish reads the
+// missing clock as 0 ms and moves at once), not a search only `stop` would end.
+TEST(UciLoop, ClockForTheOpponentOnlyMovesAtOnce) {
+  for (const auto& [moves, go, error] :
+       {std::tuple{"", "go btime 5000",
+                   "info string error: go: btime given but White is to move and has no wtime: "
+                   "moving at once\n"},
+        std::tuple{" moves e2e4", "go wtime 5000 winc 100",
+                   "info string error: go: wtime given but Black is to move and has no btime: "
+                   "moving at once\n"}}) {
+    SCOPED_TRACE(go);
+    Session s;
+    s.send(std::string("position startpos") + moves);
+    s.send(go);
+    ASSERT_TRUE(eventually([&] { return count(s.text(), "bestmove ") == 1; }));
+    const std::string out = s.text();
+    EXPECT_EQ(out.rfind(error, 0), 0u) << out;
+    EXPECT_NE(out.find("info depth 1 "), std::string::npos) << out;
+    EXPECT_EQ(out.find("info depth 2 "), std::string::npos) << out;
+    EXPECT_NO_THROW(parse_uci(s.loop.game().position(), bestmove_of(out))) << out;
+  }
+  // With the side to move's own clock, the opponent's alone is no fault.
+  Session s;
+  s.send("position startpos");
+  s.send("go wtime 300 btime 5000");
+  s.loop.wait_for_search();
+  EXPECT_EQ(s.text().find("error"), std::string::npos) << s.text();
+}
+
+// A go while a search runs (a GUI that did not wait for the bestmove) stops that search,
+// whose bestmove answers the earlier go, and starts its own: two gos, two bestmoves.
+TEST(UciLoop, GoDuringASearchStopsItAndEachGoGetsABestmove) {
+  Session s;
+  s.send("position startpos");
+  s.send("go infinite");
+  s.send("go depth 1");
+  ASSERT_TRUE(eventually([&] { return count(s.text(), "bestmove ") == 2; }));
+  s.loop.wait_for_search();
+  const std::string out = s.text();
+  EXPECT_EQ(count(out, "bestmove "), 2) << out;
+  EXPECT_EQ(count(out,
+                  "info string error: go: a search was still running: stopped it, its move "
+                  "answers the previous go\n"),
+            1)
+      << out;
 }
 
 TEST(UciLoop, BlankAndWhitespaceLinesAreIgnored) {

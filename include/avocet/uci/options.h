@@ -26,11 +26,15 @@ struct Settings {
   search::EngineOptions engine;
   bool ponder = false;    // a hint to the GUI; `go ponder` works either way
   bool show_wdl = false;  // add `wdl W D L` to info lines
+  // GUIs set UCI_AnalyseMode before an analysis; Avocet searches the same way for analysis
+  // and play, so it is kept only to be read back (Stockfish 15.1 ignores it likewise).
+  bool analyse_mode = false;
   std::string eval_file{kEmbeddedNet};
   std::string syzygy_path{kNoTablebases};
 };
 
-enum class OptionType { Check, Spin, Combo, String };
+// Button: an action without a value (`setoption name Clear Hash`).
+enum class OptionType { Check, Spin, Combo, String, Button };
 
 // What must happen once a new value is written to Settings.
 enum class OptionEffect {
@@ -38,6 +42,7 @@ enum class OptionEffect {
   Loop,        // nothing more: the loop reads the value at each go
   Network,     // load the net settings.eval_file names
   Tablebases,  // open the tables settings.syzygy_path names, into settings.engine
+  ClearHash,   // forget what earlier searches stored (the transposition table)
 };
 
 // A value that passed validate(): its text as UCI shows it, and its number (a spin's integer,
@@ -64,13 +69,13 @@ const std::vector<OptionSpec>& option_specs();
 // The option called `name` (names compare case-insensitively, as UCI requires), or null.
 const OptionSpec* find_option(std::string_view name);
 
-// The option's default: its value in a default-constructed Settings.
+// The option's default: its value in a default-constructed Settings ("" for a button).
 std::string default_value(const OptionSpec& spec);
 
-// "check", "spin", "combo" or "string", as UCI names the type.
+// "check", "spin", "combo", "string" or "button", as UCI names the type.
 std::string_view type_name(OptionType type);
 
-// `option name ... type ... default ...` as UCI declares it.
+// `option name ... type ... default ...` as UCI declares it (a button has no default).
 std::string declaration(const OptionSpec& spec);
 
 // Checks `value` against the spec; returns it normalised ("true"/"false", the combo value in

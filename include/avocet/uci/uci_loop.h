@@ -62,6 +62,16 @@ class UciLoop {
   void on_go(const std::vector<std::string_view>& words);
   void on_setoption(const std::vector<std::string_view>& words);
   void on_display();
+  // Commands people type, as in Stockfish; they answer in plain lines on stdout.
+  // `eval`: every legal move's value as the engine plays it (rules, tables, network).
+  void on_eval();
+  // `bench`: `avocet bench` with the playing net, on this thread (no other command is read
+  // until it ends, as in Stockfish).
+  void on_bench(const std::vector<std::string_view>& words);
+  // `flip`: the colour-flipped position, without history (as Stockfish's flip).
+  void on_flip();
+  // `help`: the commands the loop understands.
+  void on_help();
   void apply_option(const OptionSpec& spec, const OptionValue& value);
   // EvalFile's effect: plays with the net `file` names (kEmbeddedNet: the embedded one);
   // false when it cannot be loaded and the loop plays on with the net it had.
@@ -92,6 +102,7 @@ class UciLoop {
   Settings settings_;  // settings_.engine is what the Engine was last given
   search::Engine engine_;
   bool has_evaluator_;
+  search::EvaluatorFactory evaluator_factory_;  // what the engine was given, for `eval`
   std::string net_file_;  // where the playing net came from; empty for an evaluator passed in
   bool net_reported_ = false;
   std::string reports_;  // lines print_reports() owes
