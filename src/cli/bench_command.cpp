@@ -15,13 +15,15 @@ int bench_command(const Args& args, const Streams& io) {
                            "count (the search's signature) and the speed.");
   auto add = options.add_options();
   add("depth", "iterations per position",
-      cxxopts::value<int>()->default_value(std::to_string(search::kBenchDepth)));
+      cxxopts::value<long long>()->default_value(std::to_string(search::kBenchDepth)), "D");
   add_weights_option(options);
   add("h,help", "print this help");
+  // Stockfish's `bench [hash] [threads] [depth]` is not taken: its depth is in plies, this
+  // one's in iterations, and the signature is defined for the engine's default options. Extra
+  // words are rejected by parse_args rather than read as something they are not.
   const auto parsed = parse_args(options, args);
   if (help_requested(parsed, options, io)) return 0;
-  const int depth = parsed["depth"].as<int>();
-  if (depth < 1 || depth > 64) throw cxxopts::exceptions::exception("--depth must be 1 to 64");
+  const int depth = int(integer_option(parsed, "depth", 1, 64));
   const std::shared_ptr<const nn::Network> net =
       nn::load_network(parsed["weights"].as<std::string>());
   fmt::print(io.err, "net {}\n", net->description());

@@ -95,8 +95,9 @@ constexpr Subcommand kSubcommands[] = {
     {"nnbench", "nnbench [--seconds S]", "network speed (positions/s, GFLOP/s)", nnbench_command},
     {"datagen", "datagen [--from-tsv FILE...] [-o DIR]", "training shards (Stockfish labels)",
      datagen_command},
-    {"puzzles", "puzzles --file CSV [OPTIONS]", "Lichess puzzle bench, by rating", puzzles_command},
-    {"epd", "epd --file EPD [OPTIONS]", "bm/am and STS suites", epd_command},
+    {"puzzles", "puzzles --file CSV [OPTIONS]", "Lichess puzzle bench, by rating and theme",
+     puzzles_command},
+    {"epd", "epd --file EPD [OPTIONS]", "bm/am and STS suites, by category", epd_command},
     {"tb", "tb [--path DIRS] FEN", "Syzygy WDL/DTZ of a position and its moves", tb_command},
     {"version", "version, --version", "the version, commit and build flags", version_command},
     {"help", "help, --help", "this help", help_command},
@@ -165,9 +166,12 @@ bool interactive(const Streams& io) {
 
 // `--Name=value` arguments are set as `setoption name Name value value` would set them,
 // before the loop reads standard input: that is how lichess-bot hands over its
-// engine_options. A bad one gets its error line (stdout and stderr) and the loop runs on.
+// engine_options. A bad one (unknown name, bad value, or an effect that fails: a net that
+// cannot be loaded, a Hash that cannot be allocated) ends the program with status 2 before
+// the loop starts, as any bad argument does: a misconfigured engine that plays on shows its
+// error only in a log, and plays with settings nobody asked for.
 int uci_command(const Args& args, const Streams& io) {
-  uci::UciLoop loop(io.out, nullptr, "", io.err);
+  std::vector<std::pair<std::string, std::string>> settings;  // name, value
   for (const std::string& arg : args) {
     if (arg == "-h" || arg == "--help") return help_command({}, io);
     if (arg == "--version") return version_command({}, io);
@@ -178,7 +182,22 @@ int uci_command(const Args& args, const Streams& io) {
     const size_t eq = arg.find('=');
     const std::string name = arg.substr(2, eq == std::string::npos ? std::string::npos : eq - 2);
     const std::string value = eq == std::string::npos ? "" : arg.substr(eq + 1);
+    const uci::OptionSpec* spec = uci::find_option(name);
+    if (!spec)
+      throw std::invalid_argument(
+          fmt::format("{}: unknown option '{}' (avocet --help lists them)", arg, name));
+    try {
+      uci::validate(*spec, value);
+    } catch (const std::invalid_argument& e) {
+      throw std::invalid_argument(fmt::format("{}: {}", arg, e.what()));
+    }
+    settings.emplace_back(std::string(spec->name), value);
+  }
+  uci::UciLoop loop(io.out, nullptr, "", io.err);
+  for (const auto& [name, value] : settings) {
     loop.set_option(name, value);
+    // The loop keeps the previous value when the effect fails, and has said why on stderr.
+    if (loop.option(name) != uci::validate(*uci::find_option(name), value).text) return 2;
   }
   // A person at a terminal is greeted as Stockfish and lc0 do; a GUI, which reads the first
   // line as the answer to `uci`, gets nothing it did not ask for.
@@ -212,7 +231,14 @@ cxxopts::ParseResult parse_args(cxxopts::Options& options, const Args& args) {
   std::string subcommand = options.program();
   if (subcommand.rfind("avocet ", 0) == 0) subcommand.erase(0, 7);
   try {
-    return options.parse(int(argv.size()), argv.data());
+    cxxopts::ParseResult parsed = options.parse(int(argv.size()), argv.data());
+    // cxxopts keeps words no option takes aside; silently ignored, `avocet bench 16 1 13`
+    // (Stockfish's bench arguments) would run the default bench as if they meant something.
+    if (!parsed.unmatched().empty())
+      throw std::invalid_argument(
+          fmt::format("{}: unexpected argument '{}' (see 'avocet {} --help')", subcommand,
+                      parsed.unmatched().front(), subcommand));
+    return parsed;
   } catch (const cxxopts::exceptions::incorrect_argument_type& e) {
     // cxxopts names the value but not the option; find the option it followed.
     for (size_t i = 0; i < args.size(); ++i) {
@@ -307,7 +333,8 @@ bool help_requested(const cxxopts::ParseResult& parsed, cxxopts::Options& option
 }
 
 int run(int argc, const char* const* argv, std::istream& in, std::ostream& out, std::ostream& err) {
-  const Streams io{in, out, err};
+  // Only the process's own stderr can be a terminal; tests pass string streams.
+  const Streams io{in, out, err, &err == &std::cerr && isatty(STDERR_FILENO) == 1};
   const Args args(argv + 1, argv + argc);
   try {
     if (!args.empty()) {

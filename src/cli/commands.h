@@ -13,11 +13,18 @@
 #pragma GCC diagnostic pop
 #endif
 
+#include <cstdint>
 #include <fstream>
 #include <iosfwd>
+#include <limits>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
+
+namespace avocet::search {
+struct SearchControl;
+}  // namespace avocet::search
 
 namespace avocet::cli {
 
@@ -25,12 +32,52 @@ struct Streams {
   std::istream& in;
   std::ostream& out;
   std::ostream& err;
+  // `err` is the process's stderr and a terminal: progress is a bar redrawn in place (see
+  // avocet/cli/progress.h); otherwise plain lines.
+  bool err_is_terminal = false;
 };
 
 using Args = std::vector<std::string>;
 
-// Parses `args` (the words after the subcommand) with `options`.
+// Parses `args` (the words after the subcommand) with `options`. A word that no option or
+// declared positional takes is an error ("bench: unexpected argument '16'"), not ignored.
 cxxopts::ParseResult parse_args(cxxopts::Options& options, const Args& args);
+
+// Numbers on the command line are checked by these, so that every subcommand rejects
+// nonsense with the same words: "--nodes must be >= 1, got 0", "--threads must be 1 to 256,
+// got 0". Integer options are declared as cxxopts::value<long long>(), so that a negative
+// value reaches the check instead of failing to parse as unsigned.
+inline constexpr long long kNoMaximum = std::numeric_limits<long long>::max();
+// Throws std::invalid_argument unless min <= value <= max.
+void check_range(std::string_view name, long long value, long long min, long long max = kNoMaximum);
+// The integer option `name` (given or defaulted), checked.
+long long integer_option(const cxxopts::ParseResult& parsed, const std::string& name, long long min,
+                         long long max = kNoMaximum);
+// The same for an option without a default: nothing when it is not given.
+std::optional<long long> optional_integer_option(const cxxopts::ParseResult& parsed,
+                                                 const std::string& name, long long min,
+                                                 long long max = kNoMaximum);
+// A real option (cxxopts::value<double>()) that must be finite and > 0.
+double positive_number_option(const cxxopts::ParseResult& parsed, const std::string& name);
+
+// A position argument: a FEN, or `startpos` for the start position.
+std::string fen_or_startpos(const std::string& text);
+
+// The budget of one search in `puzzles` (per move) and `epd` (per position): --nodes N or
+// --movetime MS, defined once here for both.
+struct SearchBudget {
+  std::optional<long long> nodes, movetime_ms;
+  // "400 nodes/move", "1000 ms/position".
+  std::string text(std::string_view per) const;
+  // Sets the control's node limit, or its deadline counted from now.
+  void apply(search::SearchControl& control) const;
+};
+// Adds --nodes and --movetime; `per` is "move" or "position", `fallback` what applies when
+// neither is given (for the help text).
+void add_search_budget_options(cxxopts::Options& options, std::string_view per,
+                               const SearchBudget& fallback);
+// The budget given on the command line (both options at once are an error), if any.
+std::optional<SearchBudget> given_search_budget(const cxxopts::ParseResult& parsed);
 // Opens a text file to read; throws "cannot read <what> '<path>': <reason>" when it is
 // missing, a directory, or unreadable.
 std::ifstream open_text_file(const std::string& path, std::string_view what);

@@ -8,10 +8,12 @@
 #include <ext/stdio_filebuf.h>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <memory>
 #include <mutex>
 #include <thread>
 
+#include "avocet/cli/progress.h"
 #include "avocet/datagen/selfplay.h"
 #include "avocet/datagen/shard.h"
 #include "avocet/datagen/tsv_import.h"
@@ -63,6 +65,8 @@ int import_tsv(const std::vector<std::string>& inputs, const std::string& output
   std::filesystem::create_directories(output);
   const auto start = std::chrono::steady_clock::now();
   long total_positions = 0, total_malformed = 0;
+  // The number of positions is known only at the end: a count and a rate, no bar.
+  Progress progress(io.err, io.err_is_terminal, 0, "positions", 20000);
   for (const std::string& input : inputs) {
     TextInput text(input);
     std::unique_ptr<datagen::ShardWriter> writer;
@@ -74,21 +78,22 @@ int import_tsv(const std::vector<std::string>& inputs, const std::string& output
         writer = std::make_unique<datagen::ShardWriter>(path);
       }
       writer->write(pos, moves);
-      if (++total_positions % 20000 == 0) {
-        const double s =
-            std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-        fmt::print(io.err, "\r{} positions, {:.0f} positions/s", total_positions,
-                   total_positions / s);
-      }
+      progress.update(size_t(++total_positions));
     };
     const datagen::ImportStats stats = datagen::import_annotations(text.stream(), write, io.err);
     if (writer) writer->flush();
     total_malformed += stats.malformed;
-    fmt::print(io.err, "\n");
-    fmt::print(io.out,
-               "{}: {} lines, {} positions, {} labelled moves, {} malformed lines, {} shards\n",
-               input, stats.lines, stats.positions, stats.moves, stats.malformed, shard);
+    progress.print_line(
+        io.out,
+        fmt::format("{}: {} lines, {} positions, {} labelled moves, {} malformed lines, "
+                    "{} shards",
+                    input, stats.lines, stats.positions, stats.moves, stats.malformed, shard));
   }
+  progress.finish();
+  if (total_positions == 0)
+    throw std::runtime_error(fmt::format(
+        "no annotated positions in {} ({} malformed lines; expected 'FEN<TAB>move:score ...')",
+        inputs.size() == 1 ? "'" + inputs.front() + "'" : "the input files", total_malformed));
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   fmt::print(io.out, "total: {} positions in {:.1f} s ({:.0f} positions/s), {} malformed lines\n",
@@ -100,17 +105,18 @@ int import_tsv(const std::vector<std::string>& inputs, const std::string& output
 int selfplay(const cxxopts::ParseResult& parsed, const Streams& io) {
   datagen::SelfplayOptions o;
   o.stockfish = parsed["stockfish"].as<std::string>();
-  o.depth = parsed["depth"].as<int>();
-  o.nodes = parsed["nodes"].as<int>();
+  o.depth = int(integer_option(parsed, "depth", 1, 64));
+  o.nodes = int(integer_option(parsed, "nodes", 0, std::numeric_limits<int>::max()));
   o.seed = parsed["seed"].as<uint64_t>();
-  o.opening_temperature = parsed["opening-temperature"].as<double>();
-  o.opening_plies = parsed["opening-plies"].as<int>();
-  o.temperature = parsed["temperature"].as<double>();
+  o.opening_plies = int(integer_option(parsed, "opening-plies", 0, o.max_plies));
   o.blunder_rate = parsed["blunder-rate"].as<double>();
   if (!(o.blunder_rate >= 0 && o.blunder_rate <= 1))
-    throw cxxopts::exceptions::exception("--blunder-rate must be between 0 and 1");
-  if (o.opening_temperature <= 0 || o.temperature <= 0)
-    throw cxxopts::exceptions::exception("temperatures must be positive");
+    throw std::invalid_argument(
+        fmt::format("--blunder-rate must be 0 to 1, got {}", o.blunder_rate));
+  o.opening_temperature = positive_number_option(parsed, "opening-temperature");
+  o.temperature = positive_number_option(parsed, "temperature");
+  const int workers = int(integer_option(parsed, "threads", 1, 256));
+  const long target = long(integer_option(parsed, "positions", 1));
   const std::string book_path = parsed["book"].as<std::string>();
   TextInput book(book_path);
   for (std::string line; std::getline(book.stream(), line);) {
@@ -135,10 +141,6 @@ int selfplay(const cxxopts::ParseResult& parsed, const Streams& io) {
       ++existing;
     }
   }
-  const int workers = parsed["threads"].as<int>();
-  const long target = parsed["positions"].as<long>();
-  if (workers < 1 || workers > 256)
-    throw cxxopts::exceptions::exception("--threads must be 1 to 256");
   fmt::print(io.out, "{} openings, {} workers, {} positions already in {} (resuming)\n",
              o.book.size(), workers, existing, output);
 
@@ -161,15 +163,13 @@ int selfplay(const cxxopts::ParseResult& parsed, const Streams& io) {
     });
   }
   const auto start = std::chrono::steady_clock::now();
+  Progress progress(io.err, io.err_is_terminal, size_t(target), "positions");
   while (written < target && !stop) {
     std::this_thread::sleep_for(std::chrono::milliseconds(500));
-    const double s =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    fmt::print(io.err, "\r{}/{} positions, {:.1f} positions/s   ", written.load(), target,
-               written / std::max(s, 1e-9));
+    progress.update(size_t(std::min(written.load(), target)));
   }
   for (auto& t : threads) t.join();
-  fmt::print(io.err, "\n");
+  progress.finish();
   // Each worker's shard and annotation file end with its last whole record: what was
   // written before the error is kept, and a later run resumes from it.
   if (!first_error.empty())
@@ -190,22 +190,22 @@ int datagen_command(const Args& args, const Streams& io) {
       cxxopts::value<std::vector<std::string>>());
   add("o,output", "output folder", cxxopts::value<std::string>()->default_value("shards"));
   add("shard-size", "positions per shard (0: one shard per input)",
-      cxxopts::value<long>()->default_value("100000"));
+      cxxopts::value<long long>()->default_value("100000"));
   add("stockfish", "Stockfish binary",
       cxxopts::value<std::string>()->default_value("/usr/games/stockfish"));
   add("book", "openings (EPD/FEN lines, .xz allowed)",
       cxxopts::value<std::string>()->default_value("../shared/data/books/noob_3moves.epd"));
-  add("depth", "Stockfish depth per position", cxxopts::value<int>()->default_value("7"));
-  add("nodes", "Stockfish nodes per position instead of depth",
-      cxxopts::value<int>()->default_value("0"));
-  add("threads", "workers (one Stockfish each)", cxxopts::value<int>()->default_value("1"));
+  add("depth", "Stockfish depth per position", cxxopts::value<long long>()->default_value("7"));
+  add("nodes", "Stockfish nodes per position instead of depth (0: use the depth)",
+      cxxopts::value<long long>()->default_value("0"));
+  add("threads", "workers (one Stockfish each)", cxxopts::value<long long>()->default_value("1"));
   add("seed", "random seed (shards are named by seed and worker)",
       cxxopts::value<uint64_t>()->default_value("1"));
-  add("positions", "new positions to write", cxxopts::value<long>()->default_value("1000"));
+  add("positions", "new positions to write", cxxopts::value<long long>()->default_value("1000"));
   add("opening-temperature", "softmax temperature (cp) for the first plies",
       cxxopts::value<double>()->default_value("60"));
   add("opening-plies", "plies using the opening temperature",
-      cxxopts::value<int>()->default_value("16"));
+      cxxopts::value<long long>()->default_value("16"));
   add("temperature", "softmax temperature (cp) after the opening",
       cxxopts::value<double>()->default_value("25"));
   add("blunder-rate", "after the opening, chance per ply of a uniformly random legal move",
@@ -217,7 +217,8 @@ int datagen_command(const Args& args, const Streams& io) {
   if (help_requested(parsed, options, io)) return 0;
   if (parsed.count("from-tsv"))
     return import_tsv(parsed["from-tsv"].as<std::vector<std::string>>(),
-                      parsed["output"].as<std::string>(), parsed["shard-size"].as<long>(), io);
+                      parsed["output"].as<std::string>(),
+                      long(integer_option(parsed, "shard-size", 0)), io);
   return selfplay(parsed, io);
 }
 

@@ -1,71 +1,194 @@
-// `avocet epd`: bm/am suites and STS point suites, searched for a fixed time per position.
+// `avocet epd`: bm/am suites and STS point suites, one search per position. Results print
+// as they come, in file order (with --threads N, N positions are searched at once, each by
+// its own worker with its own evaluator and table); a miss shows what the suite expected.
+// STS is scored per theme, so the summary adds a table by category (the id without its
+// running number, or the file's name) when the suite has more than one.
 #include <fmt/format.h>
 #include <fmt/ostream.h>
 
+#include <algorithm>
+#include <atomic>
+#include <filesystem>
 #include <fstream>
+#include <map>
+#include <mutex>
+#include <optional>
+#include <thread>
 
 #include "avocet/chess/move_text.h"
+#include "avocet/cli/progress.h"
 #include "avocet/nn/default_net.h"
+#include "avocet/nn/network.h"
 #include "avocet/search/search.h"
 #include "avocet/suites/epd.h"
 #include "commands.h"
 
 namespace avocet::cli {
 
+namespace {
+
+const SearchBudget kDefaultBudget{std::nullopt, 1000};
+constexpr size_t kMalformedLinesShown = 20;
+
+struct Entry {
+  suites::EpdEntry epd;
+  std::string category;
+};
+
+// The entries of an EPD file (the first `limit`, if given). A file that yields none is an
+// error, with one line saying why.
+std::vector<Entry> read_entries(const std::string& path, std::optional<long long> limit,
+                                const Streams& io) {
+  std::ifstream file = open_text_file(path, "EPD file");
+  const std::string file_category = std::filesystem::path(path).stem().string();
+  std::vector<Entry> entries;
+  std::vector<std::string> malformed;  // the first kMalformedLinesShown
+  size_t malformed_count = 0, lines = 0;
+  int line_number = 0;
+  for (std::string line; std::getline(file, line);) {
+    if (limit && entries.size() >= size_t(*limit)) break;
+    ++line_number;
+    if (line.find_first_not_of(" \t\r") == std::string::npos || line[0] == '#') continue;
+    ++lines;
+    try {
+      suites::EpdEntry epd = suites::parse_epd_line(line);
+      std::string category = suites::epd_category(epd.id);
+      entries.push_back({std::move(epd), category.empty() ? file_category : category});
+    } catch (const std::exception& e) {
+      if (++malformed_count <= kMalformedLinesShown)
+        malformed.push_back(fmt::format("{}:{}: {}", path, line_number, e.what()));
+    }
+  }
+  if (lines == 0)
+    throw std::runtime_error(fmt::format("no EPD positions in '{}': it holds no lines", path));
+  if (entries.empty())
+    throw std::runtime_error(fmt::format(
+        "no EPD positions in '{}': none of its {} lines is an EPD line with bm, am or points; "
+        "first: {}",
+        path, lines, malformed.front()));
+  for (const std::string& message : malformed) fmt::print(io.err, "{}\n", message);
+  if (malformed_count) fmt::print(io.err, "{} malformed lines skipped\n", malformed_count);
+  return entries;
+}
+
+struct Outcome {
+  std::string move;  // SAN, or "(none)" without a legal move
+  int points = 0, max_points = 0;
+};
+
+struct Totals {
+  int positions = 0, solved = 0, points = 0, max_points = 0;
+  void add(const Outcome& o) {
+    ++positions;
+    solved += o.points == o.max_points;
+    points += o.points;
+    max_points += o.max_points;
+  }
+};
+
+std::string percent(int part, int whole) {
+  return whole ? fmt::format("{:.1f}%", 100.0 * part / whole) : std::string("–");
+}
+
+}  // namespace
+
 int epd_command(const Args& args, const Streams& io) {
-  cxxopts::Options options("avocet epd", "Run an EPD suite (bm/am in SAN, or STS points).");
+  cxxopts::Options options("avocet epd",
+                           "Run an EPD suite: bm/am in SAN, or STS points (c0, or c8/c9).");
   auto add = options.add_options();
-  add("file", "EPD file", cxxopts::value<std::string>());
-  add("movetime", "milliseconds per position", cxxopts::value<int>()->default_value("1000"));
-  add("nodes", "node budget per position instead of a time", cxxopts::value<uint64_t>());
+  add("file", "EPD file", cxxopts::value<std::string>(), "EPD");
+  add_search_budget_options(options, "position", kDefaultBudget);
+  add("limit", "only the first N positions", cxxopts::value<long long>(), "N");
+  add("threads", "positions searched in parallel", cxxopts::value<long long>()->default_value("1"),
+      "T");
   add_weights_option(options);
   add("h,help", "print this help");
   const auto parsed = parse_args(options, args);
   if (help_requested(parsed, options, io)) return 0;
   if (!parsed.count("file")) throw cxxopts::exceptions::exception("epd needs --file EPD");
+  const SearchBudget budget = given_search_budget(parsed).value_or(kDefaultBudget);
+  const std::optional<long long> limit = optional_integer_option(parsed, "limit", 1);
+  const int threads = int(integer_option(parsed, "threads", 1, 256));
   const std::string path = parsed["file"].as<std::string>();
-  std::ifstream file = open_text_file(path, "EPD file");
-  std::vector<suites::EpdEntry> entries;
-  int line_number = 0, malformed = 0;
-  for (std::string line; std::getline(file, line);) {
-    ++line_number;
-    if (line.find_first_not_of(" \t\r") == std::string::npos || line[0] == '#') continue;
-    try {
-      entries.push_back(suites::parse_epd_line(line));
-    } catch (const std::exception& e) {
-      ++malformed;
-      fmt::print(io.err, "{}:{}: {}\n", path, line_number, e.what());
+  const std::vector<Entry> entries = read_entries(path, limit, io);
+  const std::shared_ptr<const nn::Network> network =
+      nn::load_network(parsed["weights"].as<std::string>());
+
+  fmt::print(io.out, "{}: {} positions{}\n", path, entries.size(),
+             limit ? fmt::format(" (the first {})", *limit) : "");
+  fmt::print(io.out, "net {}, {}, {} thread{}\n", network->description(), budget.text("position"),
+             threads, threads == 1 ? "" : "s");
+  fmt::print(io.out, "{:>4}  {:<28} {:<8} {:>6}  {}\n", "#", "id", "move", "points",
+             "expected (on a miss)");
+  io.out.flush();
+
+  std::vector<std::optional<Outcome>> outcomes(entries.size());
+  std::atomic<size_t> next{0};
+  std::mutex print_mutex;
+  size_t next_to_print = 0;  // lines print in file order, each as soon as those before it have
+  Totals running;
+  Progress progress(io.err, io.err_is_terminal, entries.size(), "positions");
+  auto worker = [&] {
+    const auto evaluator = nn::make_evaluator(network);
+    search::TranspositionTable table(16);
+    for (size_t i = next++; i < entries.size(); i = next++) {
+      const suites::EpdEntry& e = entries[i].epd;
+      search::SearchControl control;
+      budget.apply(control);
+      table.clear();
+      search::Searcher searcher(*evaluator, table, search::SearchParameters{}, control);
+      const search::IterationReport report = searcher.run(Game(e.position), {}, nullptr);
+      Outcome outcome{"(none)", 0, suites::max_epd_score(e)};
+      if (!report.lines.empty()) {
+        const Move move = report.lines.front().move;
+        outcome.move = to_san(e.position, move);
+        outcome.points = suites::score_epd_move(e, move);
+      }
+      std::lock_guard lock(print_mutex);
+      outcomes[i] = outcome;
+      running.add(outcome);
+      for (; next_to_print < entries.size() && outcomes[next_to_print]; ++next_to_print) {
+        const Outcome& o = *outcomes[next_to_print];
+        const suites::EpdEntry& printed = entries[next_to_print].epd;
+        progress.print_line(
+            io.out, fmt::format("{:>4}  {:<28} {:<8} {:>6}  {}", next_to_print + 1,
+                                printed.id.substr(0, 28), o.move,
+                                fmt::format("{}/{}", o.points, o.max_points),
+                                o.points == o.max_points ? std::string("ok")
+                                                         : suites::expected_epd_moves(printed)));
+      }
+      progress.update(
+          size_t(running.positions),
+          fmt::format("{} solved, {} of points", percent(running.solved, running.positions),
+                      percent(running.points, running.max_points)));
+    }
+  };
+  std::vector<std::thread> workers;
+  for (int t = 0; t < threads; ++t) workers.emplace_back(worker);
+  for (auto& w : workers) w.join();
+  progress.finish();
+
+  std::map<std::string, Totals> by_category;
+  std::vector<std::string> category_order;  // as they first appear in the file
+  for (size_t i = 0; i < entries.size(); ++i) {
+    if (!by_category.contains(entries[i].category)) category_order.push_back(entries[i].category);
+    by_category[entries[i].category].add(*outcomes[i]);
+  }
+  fmt::print(io.out, "\nsolved {}/{} ({}), points {}/{} ({})\n", running.solved, running.positions,
+             percent(running.solved, running.positions), running.points, running.max_points,
+             percent(running.points, running.max_points));
+  if (by_category.size() > 1) {
+    size_t width = 8;
+    for (const std::string& c : category_order) width = std::max(width, c.size());
+    fmt::print(io.out, "\n{:<{}} {:>9} {:>7} {:>11} {:>7}\n", "category", width, "positions",
+               "solved", "points", "score");
+    for (const std::string& c : category_order) {
+      const Totals& t = by_category[c];
+      fmt::print(io.out, "{:<{}} {:>9} {:>7} {:>11} {:>7}\n", c, width, t.positions, t.solved,
+                 fmt::format("{}/{}", t.points, t.max_points), percent(t.points, t.max_points));
     }
   }
-
-  const auto evaluator = nn::make_evaluator(nn::load_network(parsed["weights"].as<std::string>()));
-  search::TranspositionTable table(64);
-  int solved = 0, score = 0, max_score = 0;
-  for (size_t i = 0; i < entries.size(); ++i) {
-    const suites::EpdEntry& e = entries[i];
-    search::SearchControl control;
-    if (parsed.count("nodes"))
-      control.node_limit = parsed["nodes"].as<uint64_t>();
-    else
-      control.set_deadline(std::chrono::steady_clock::now() +
-                           std::chrono::milliseconds(parsed["movetime"].as<int>()));
-    table.clear();
-    search::Searcher searcher(*evaluator, table, search::SearchParameters{}, control);
-    const search::IterationReport report = searcher.run(Game(e.position), {}, nullptr);
-    if (report.lines.empty()) continue;
-    const Move move = report.lines.front().move;
-    const int points = suites::score_epd_move(e, move), best = suites::max_epd_score(e);
-    solved += points == best;
-    score += points;
-    max_score += best;
-    fmt::print(io.out, "{:>4} {:<28} {:<8} {:>2}/{:<2} {}\n", i + 1, e.id.substr(0, 28),
-               to_san(e.position, move), points, best, points == best ? "ok" : "");
-  }
-  fmt::print(io.out, "\nsolved {}/{} ({:.1f}%), points {}/{} ({:.1f}%)", solved, entries.size(),
-             entries.empty() ? 0.0 : 100.0 * solved / double(entries.size()), score, max_score,
-             max_score ? 100.0 * score / max_score : 0.0);
-  fmt::print(io.out, "{}\n",
-             malformed ? fmt::format(", {} malformed lines skipped", malformed) : "");
+  io.out.flush();
   return 0;
 }
 

@@ -26,7 +26,7 @@ std::string required_fen(const cxxopts::ParseResult& parsed, const char* command
     throw cxxopts::exceptions::exception(fmt::format("{} needs a FEN", command));
   const std::string fen =
       fmt::format("{}", fmt::join(parsed["fen"].as<std::vector<std::string>>(), " "));
-  return fen == "startpos" ? std::string(kStartFen) : fen;
+  return fen_or_startpos(fen);
 }
 
 }  // namespace

@@ -12,6 +12,7 @@
 
 #include "avocet/chess/features.h"
 #include "avocet/chess/movegen.h"
+#include "avocet/cli/progress.h"
 #include "avocet/nn/evaluator.h"
 #include "avocet/nn/network.h"
 #include "commands.h"
@@ -161,10 +162,10 @@ int nnbench_command(const Args& args, const Streams& io) {
                            "efficiency against Eigen's matrix product rate for the same shapes.");
   auto add = options.add_options();
   add("weights", "benchmark these network files instead of the standard random ones",
-      cxxopts::value<std::vector<std::string>>());
-  add("seconds", "measuring time per entry", cxxopts::value<double>()->default_value("2"));
+      cxxopts::value<std::vector<std::string>>(), "FILE");
+  add("seconds", "measuring time per entry", cxxopts::value<double>()->default_value("2"), "S");
   add("threads", "thread counts to measure",
-      cxxopts::value<std::vector<int>>()->default_value("1,2"));
+      cxxopts::value<std::vector<long long>>()->default_value("1,2"), "T,...");
   add("positions", "print the benchmark positions' FENs and exit");
   add("h,help", "print this help");
   const auto parsed = parse_args(options, args);
@@ -173,7 +174,9 @@ int nnbench_command(const Args& args, const Streams& io) {
     for (const char* fen : kBenchFens) fmt::print(io.out, "{}\n", fen);
     return 0;
   }
-  const double seconds = parsed["seconds"].as<double>();
+  const double seconds = positive_number_option(parsed, "seconds");
+  const std::vector<long long> thread_counts = parsed["threads"].as<std::vector<long long>>();
+  for (const long long threads : thread_counts) check_range("threads", threads, 1, 256);
   std::vector<std::shared_ptr<const nn::Network>> nets;
   if (parsed.count("weights")) {
     for (const std::string& path : parsed["weights"].as<std::vector<std::string>>())
@@ -194,18 +197,23 @@ int nnbench_command(const Args& args, const Streams& io) {
              moves / double(samples.size()));
   fmt::print(io.out, "{:<22} {:>7} {:>10} {:>9} {:>9} {:>10} {:>6}\n", "network", "threads",
              "pos/s", "ms/pos", "GFLOP/s", "GEMM GF/s", "eff");
+  io.out.flush();  // each entry takes 2 x --seconds: show what is coming at once
+  Progress progress(io.err, io.err_is_terminal, nets.size() * thread_counts.size(), "entries", 1);
+  size_t entries_done = 0;
   std::map<std::pair<int, int>, double> house_ms, searchless_ms;  // (d, L) -> ms/pos, 1 thread
   std::map<std::pair<int, int>, double> featured_ms;              // house with feature groups
   for (const auto& net : nets) {
     const nn::NetworkConfig& c = net->config();
-    for (int threads : parsed["threads"].as<std::vector<int>>()) {
+    for (const long long thread_count : thread_counts) {
+      const int threads = int(thread_count);
       const double gemm = gemm_gflops(*net, threads, seconds);
       const Rate r = measure(net, samples, threads, seconds);
       const double ms = 1000.0 / r.positions_per_second;
-      fmt::print(io.out, "{:<22} {:>7} {:>10.1f} {:>9.3f} {:>9.1f} {:>10.1f} {:>5.0f}%\n", c.name,
-                 threads, r.positions_per_second, ms * threads, r.gflops, gemm,
-                 100.0 * r.gflops / gemm);
-      io.out.flush();
+      progress.print_line(
+          io.out, fmt::format("{:<22} {:>7} {:>10.1f} {:>9.3f} {:>9.1f} {:>10.1f} {:>5.0f}%",
+                              c.name, threads, r.positions_per_second, ms * threads, r.gflops, gemm,
+                              100.0 * r.gflops / gemm));
+      progress.update(++entries_done);
       const bool featured = !c.square_groups.empty() || !c.move_groups.empty();
       if (threads == 1)
         (c.family == nn::Family::Searchless ? searchless_ms
@@ -213,6 +221,7 @@ int nnbench_command(const Args& args, const Streams& io) {
                                             : house_ms)[{c.d_model, c.layers}] = ms;
     }
   }
+  progress.finish();
   for (const auto& [shape, ms] : searchless_ms)
     if (house_ms.contains(shape))
       fmt::print(io.out,

@@ -4,45 +4,77 @@
 #include <algorithm>
 #include <chrono>
 #include <fstream>
+#include <optional>
+#include <stdexcept>
 
 #include "avocet/chess/perft.h"
 #include "avocet/chess/position.h"
+#include "avocet/cli/progress.h"
 #include "commands.h"
 
 namespace avocet::cli {
 
 namespace {
 
-// Checks every count of a perft suite file; exit status 1 if any differs.
-int perft_suite(const std::string& path, uint64_t max_nodes, const Streams& io) {
+// Checks every count of a perft suite file; exit status 1 if any differs. A file that holds
+// no count within `max_nodes` checks nothing, which is an error, not a pass.
+int perft_suite(const std::string& path, std::optional<long long> max_nodes, const Streams& io) {
   std::ifstream file = open_text_file(path, "perft suite");
-  int passed = 0, failed = 0;
-  uint64_t total_nodes = 0;
-  const auto start = std::chrono::steady_clock::now();
+  struct Check {
+    int line_number;
+    std::string fen;
+    int depth;
+    uint64_t expected;
+  };
+  std::vector<Check> checks;
   int line_number = 0;
+  size_t skipped = 0;
   for (std::string line; std::getline(file, line);) {
     ++line_number;
     if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
-    const PerftSuiteEntry entry = parse_perft_suite_line(line);
-    const Position pos = Position::from_fen(entry.fen);
+    PerftSuiteEntry entry;
+    try {
+      entry = parse_perft_suite_line(line);
+    } catch (const std::invalid_argument& e) {
+      throw std::invalid_argument(fmt::format("{}:{}: {}", path, line_number, e.what()));
+    }
     for (const auto& [depth, expected] : entry.counts) {
-      if (expected > max_nodes) continue;
-      const uint64_t nodes = perft(pos, depth);
-      total_nodes += nodes;
-      if (nodes == expected) {
-        ++passed;
-      } else {
-        ++failed;
-        fmt::print(io.out, "FAIL line {} depth {}: expected {}, got {}: {}\n", line_number, depth,
-                   expected, nodes, entry.fen);
-      }
+      if (max_nodes && expected > uint64_t(*max_nodes))
+        ++skipped;
+      else
+        checks.push_back({line_number, entry.fen, depth, expected});
     }
   }
+  if (checks.empty())
+    throw std::invalid_argument(
+        skipped ? fmt::format("no count in '{}' is within --max-nodes {} ({} larger)", path,
+                              *max_nodes, skipped)
+                : fmt::format("no perft counts in '{}' (lines 'FEN; D1 n; D2 n; ...')", path));
+
+  int passed = 0, failed = 0;
+  uint64_t total_nodes = 0;
+  const auto start = std::chrono::steady_clock::now();
+  Progress progress(io.err, io.err_is_terminal, checks.size(), "counts");
+  for (const Check& check : checks) {
+    const uint64_t nodes = perft(Position::from_fen(check.fen), check.depth);
+    total_nodes += nodes;
+    if (nodes == check.expected) {
+      ++passed;
+    } else {
+      ++failed;
+      progress.print_line(
+          io.out, fmt::format("FAIL line {} depth {}: expected {}, got {}: {}", check.line_number,
+                              check.depth, check.expected, nodes, check.fen));
+    }
+    progress.update(size_t(passed + failed), fmt::format("{} failed", failed));
+  }
+  progress.finish();
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   fmt::print(io.out, "Nodes searched: {}\nTime: {:.3f} s\nSpeed: {:.1f} Mnodes/s\n", total_nodes,
              seconds, total_nodes / std::max(seconds, 1e-9) / 1e6);
-  fmt::print(io.out, "{} passed, {} failed\n", passed, failed);
+  fmt::print(io.out, "{} passed, {} failed{}\n", passed, failed,
+             skipped ? fmt::format(", {} skipped (over --max-nodes)", skipped) : "");
   return failed ? 1 : 0;
 }
 
@@ -52,24 +84,28 @@ int perft_command(const Args& args, const Streams& io) {
   cxxopts::Options options("avocet perft", "Count the leaf nodes of the legal move tree.");
   options.positional_help("DEPTH");
   auto add = options.add_options();
-  add("fen", "position to count from (default: the start position)",
-      cxxopts::value<std::string>()->default_value(std::string(kStartFen)));
-  add("depth", "plies to count", cxxopts::value<int>());
+  add("fen", "position to count from: a FEN or startpos",
+      cxxopts::value<std::string>()->default_value("startpos"), "FEN");
+  add("depth", "plies to count", cxxopts::value<long long>());
   add("suite", "check every count of a perft suite file (lines 'FEN; D1 n; D2 n; ...')",
-      cxxopts::value<std::string>());
-  add("max-nodes", "with --suite: skip counts larger than this",
-      cxxopts::value<uint64_t>()->default_value("18446744073709551615"));
+      cxxopts::value<std::string>(), "FILE");
+  add("max-nodes", "with --suite: skip counts larger than this (default: none)",
+      cxxopts::value<long long>(), "N");
   add("h,help", "print this help");
   options.parse_positional({"depth"});
   const auto parsed = parse_args(options, args);
   if (help_requested(parsed, options, io)) return 0;
-  if (parsed.count("suite"))
-    return perft_suite(parsed["suite"].as<std::string>(), parsed["max-nodes"].as<uint64_t>(), io);
+  const std::optional<long long> max_nodes = optional_integer_option(parsed, "max-nodes", 1);
+  if (parsed.count("suite")) {
+    if (parsed.count("depth"))
+      throw std::invalid_argument("perft: --suite takes the depths from the file, not a DEPTH");
+    return perft_suite(parsed["suite"].as<std::string>(), max_nodes, io);
+  }
+  if (max_nodes) throw std::invalid_argument("perft: --max-nodes applies to --suite only");
   if (!parsed.count("depth")) throw cxxopts::exceptions::exception("perft needs a DEPTH");
-  const int depth = parsed["depth"].as<int>();
-  if (depth < 1 || depth > 20)
-    throw cxxopts::exceptions::exception(fmt::format("depth must be 1 to 20, got {}", depth));
-  write_perft_report(io.out, Position::from_fen(parsed["fen"].as<std::string>()), depth);
+  const int depth = int(integer_option(parsed, "depth", 1, 20));
+  write_perft_report(io.out, Position::from_fen(fen_or_startpos(parsed["fen"].as<std::string>())),
+                     depth);
   return 0;
 }
 

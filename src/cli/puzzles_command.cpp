@@ -2,19 +2,30 @@
 // With --threads N, N puzzles are solved at once (each worker has its own evaluator and
 // table), which measures the same thing faster.
 //
+// Selection: the puzzles rated --min-rating..--max-rating, less the first --offset of them,
+// then the first --limit or a seeded --sample (suites::select_puzzles).
+//
 // --json FILE is opened before anything else runs (a bad path costs nothing) and receives
 // the results as they come, as JSON Lines: one object per puzzle, flushed, e.g.
-//   {"id":"00sHx","rating":1760,"solved":true,"correct_moves":2,"first_mistake":"",
-//    "evaluator":"material (1-ply material balance), argmax","label":"..."}
-// so a run that is stopped keeps what it did. --resume reads FILE first, skips the puzzles
-// whose ids it holds (counting them in the table) and appends the others.
+//   {"id":"000hf","rating":1595,"rating_bucket":"1500-1999","themes":["mate","mateIn2",...],
+//    "fen":"r1bqk2r/...","solved":false,"correct_moves":0,"solver_moves":2,
+//    "mistake_fen":"r1bq1k1r/...","expected":"e2e6","played":"c4e6","seconds":0.41,
+//    "nodes":402,"settings":{"mode":"search","evaluator":"net","nodes":400,
+//    "movetime_ms":null,"net":"avocet-house-v2","net_hash":"...","weights":"<embedded>"},
+//    "label":"avocet-house-v2, search 400 nodes/move"}
+// and, when the run ends, one summary object {"summary":{...},"settings":...,"label":...}
+// with the counts by rating bucket and by theme. A run that is stopped keeps what it did:
+// --resume reads FILE first, skips the puzzles whose ids it holds (counting them in the
+// tables), drops its summary lines and appends the rest.
 #include <fmt/format.h>
 #include <fmt/ostream.h>
+#include <fmt/ranges.h>
 
-#include <array>
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <chrono>
+#include <cmath>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -24,8 +35,10 @@
 #include <thread>
 
 #include "avocet/chess/move_text.h"
+#include "avocet/cli/progress.h"
 #include "avocet/nn/default_net.h"
 #include "avocet/nn/material_evaluator.h"
+#include "avocet/nn/network.h"
 #include "avocet/search/argmax_policy.h"
 #include "avocet/search/search.h"
 #include "avocet/suites/puzzles.h"
@@ -36,33 +49,91 @@ namespace avocet::cli {
 namespace {
 
 using Clock = std::chrono::steady_clock;
+using nlohmann::json;
 
-std::vector<suites::Puzzle> read_puzzles(const std::string& path, long limit, const Streams& io) {
+const SearchBudget kDefaultSearchBudget{400, std::nullopt};
+constexpr size_t kMalformedRowsShown = 20;
+// Accuracies over fewer puzzles than this are shown in parentheses in the theme table.
+constexpr int kFewPuzzles = 10;
+
+struct PuzzleFile {
+  std::vector<suites::Puzzle> selected;
+  size_t rows = 0, puzzles = 0, in_range = 0;
+};
+
+// Reads the puzzles `selection` picks. Without a sample, reading stops once the offset and
+// the limit are filled. A file that yields no puzzle is an error, with one line saying why.
+PuzzleFile read_puzzles(const std::string& path, const suites::PuzzleSelection& selection,
+                        const Streams& io) {
   std::ifstream file = open_text_file(path, "puzzle file");
-  std::vector<suites::Puzzle> puzzles;
-  long line_number = 0, malformed = 0;
-  for (std::string line;
-       std::getline(file, line) && (limit <= 0 || long(puzzles.size()) < limit);) {
+  PuzzleFile found;
+  std::vector<suites::Puzzle> in_range;
+  std::vector<std::string> malformed;  // the first kMalformedRowsShown, with their lines
+  size_t malformed_count = 0;
+  long line_number = 0;
+  for (std::string line; std::getline(file, line);) {
+    if (!selection.sample && selection.limit &&
+        in_range.size() >= selection.offset + *selection.limit)
+      break;
     ++line_number;
     if (line.find_first_not_of(" \t\r") == std::string::npos ||
         (line_number == 1 && suites::is_puzzle_header(line)))
       continue;
+    ++found.rows;
     try {
-      puzzles.push_back(suites::parse_puzzle_row(line));
+      suites::Puzzle puzzle = suites::parse_puzzle_row(line);
+      ++found.puzzles;
+      if (selection.in_rating_range(puzzle.rating)) in_range.push_back(std::move(puzzle));
     } catch (const std::exception& e) {
-      if (++malformed <= 20) fmt::print(io.err, "{}:{}: {}\n", path, line_number, e.what());
+      if (++malformed_count <= kMalformedRowsShown)
+        malformed.push_back(fmt::format("{}:{}: {}", path, line_number, e.what()));
     }
   }
-  if (malformed) fmt::print(io.err, "{} malformed rows skipped\n", malformed);
-  return puzzles;
+  if (found.rows == 0)
+    throw std::runtime_error(fmt::format("no puzzles in '{}': it holds no rows", path));
+  if (found.puzzles == 0)
+    throw std::runtime_error(
+        fmt::format("no puzzles in '{}': none of its {} rows is a Lichess puzzle row "
+                    "(PuzzleId,FEN,Moves,Rating,...); first: {}",
+                    path, found.rows, malformed.front()));
+  for (const std::string& message : malformed) fmt::print(io.err, "{}\n", message);
+  if (malformed_count) fmt::print(io.err, "{} malformed rows skipped\n", malformed_count);
+  found.in_range = in_range.size();
+  if (in_range.empty())
+    throw std::runtime_error(fmt::format("no puzzles in '{}' are rated {} to {} (of {})", path,
+                                         selection.min_rating, selection.max_rating,
+                                         found.puzzles));
+  if (selection.offset >= in_range.size())
+    throw std::runtime_error(
+        fmt::format("--offset {} skips all {} puzzles", selection.offset, in_range.size()));
+  found.selected = suites::select_puzzles(std::move(in_range), selection);
+  return found;
 }
 
-// The results a previous run left in a JSON Lines file, by puzzle id. A last line without
-// its newline is a write cut short: it is cut off the file, so appending starts clean. Any
-// other line that is not a result of the same run (`evaluator`) stops the command.
-std::map<std::string, suites::PuzzleResult> read_previous_results(const std::string& path,
-                                                                  const std::string& evaluator) {
-  std::map<std::string, suites::PuzzleResult> previous;
+// The settings that decide a result: results made with other ones are not mixed in by
+// --resume. (Where the net was read from does not matter, only which net it is.)
+constexpr const char* kDecidingSettings[] = {"mode", "evaluator", "nodes", "movetime_ms",
+                                             "net_hash"};
+
+// "" when `previous` and `current` agree on every deciding setting, else what differs:
+// `mode "argmax", not "search"; nodes null, not 50`.
+std::string settings_difference(const json& previous, const json& current) {
+  std::string difference;
+  for (const char* key : kDecidingSettings) {
+    const json was = previous.value(key, json()), is = current.value(key, json());
+    if (was == is) continue;
+    if (!difference.empty()) difference += "; ";
+    difference += fmt::format("{} {}, not {}", key, was.dump(), is.dump());
+  }
+  return difference;
+}
+
+// The results a previous run left in a JSON Lines file: solved or not, by puzzle id. A last
+// line without its newline is a write cut short, and summary lines describe a run that is
+// about to grow: both are cut out of the file, so that appending starts clean. Any other
+// line that is not a result of the same settings stops the command.
+std::map<std::string, bool> read_previous_results(const std::string& path, const json& settings) {
+  std::map<std::string, bool> previous;
   std::error_code ec;
   if (std::filesystem::is_directory(path, ec))
     throw std::runtime_error(fmt::format("cannot write '{}': is a directory", path));
@@ -71,6 +142,7 @@ std::map<std::string, suites::PuzzleResult> read_previous_results(const std::str
   const std::string text((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
   file.close();
   const size_t complete = text.rfind('\n') == std::string::npos ? 0 : text.rfind('\n') + 1;
+  std::string kept;
   long line_number = 0;
   for (size_t start = 0; start < complete;) {
     const size_t end = text.find('\n', start);
@@ -78,23 +150,33 @@ std::map<std::string, suites::PuzzleResult> read_previous_results(const std::str
     start = end + 1;
     ++line_number;
     if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
-    const nlohmann::json row = nlohmann::json::parse(line, nullptr, false);
+    const json row = json::parse(line, nullptr, false);
+    if (row.is_object() && row.contains("summary")) continue;
     if (row.is_discarded() || !row.is_object() || !row.contains("id") || !row["id"].is_string() ||
         !row.contains("solved") || !row["solved"].is_boolean())
       throw std::runtime_error(
           fmt::format("--resume: {}:{}: not a puzzle result line", path, line_number));
-    if (row.value("evaluator", std::string()) != evaluator)
+    if (!row.contains("settings") || !row["settings"].is_object())
+      throw std::runtime_error(fmt::format(
+          "--resume: {}:{}: a result without settings (an older format); use another --json file",
+          path, line_number));
+    const std::string difference = settings_difference(row["settings"], settings);
+    if (!difference.empty())
       throw std::runtime_error(
-          fmt::format("--resume: {}:{}: a result of '{}', not of this run ('{}')", path,
-                      line_number, row.value("evaluator", std::string()), evaluator));
-    suites::PuzzleResult result;
-    result.solved = row["solved"].get<bool>();
-    result.correct_moves = row.value("correct_moves", 0);
-    result.first_mistake = row.value("first_mistake", std::string());
-    previous.emplace(row["id"].get<std::string>(), result);
+          fmt::format("--resume: {}:{}: a result of other settings ({}); use another --json file",
+                      path, line_number, difference));
+    previous.emplace(row["id"].get<std::string>(), row["solved"].get<bool>());
+    kept.append(line);
+    kept += '\n';
   }
-  if (complete < text.size()) {
-    std::filesystem::resize_file(path, complete, ec);
+  if (kept.size() != text.size()) {
+    // Written beside the file and renamed over it, so that a failure leaves the old one.
+    const std::string temporary = path + ".tmp";
+    std::ofstream rewrite(temporary, std::ios::trunc | std::ios::binary);
+    rewrite << kept;
+    rewrite.close();
+    if (!rewrite) throw std::runtime_error(fmt::format("cannot write '{}'", temporary));
+    std::filesystem::rename(temporary, path, ec);
     if (ec) throw std::runtime_error(fmt::format("cannot write '{}': {}", path, ec.message()));
   }
   return previous;
@@ -111,26 +193,91 @@ std::ofstream open_results_file(const std::string& path, bool append) {
   return file;
 }
 
+// "12.3%", or "–" for no puzzles: 0.0% would claim a result that was never measured.
+std::string accuracy(const suites::Tally& tally) {
+  if (tally.total == 0) return "–";
+  return fmt::format("{:.1f}%", 100.0 * tally.solved / tally.total);
+}
+
+json tally_json(const suites::RatingTally& tally) {
+  json buckets = json::array();
+  for (int b = 0; b < suites::kRatingBuckets; ++b)
+    buckets.push_back({{"bucket", suites::kRatingBucketNames[b]},
+                       {"min_rating", suites::kRatingBucketMin[b]},
+                       {"solved", tally.by_rating[size_t(b)].solved},
+                       {"total", tally.by_rating[size_t(b)].total}});
+  return {{"solved", tally.overall.solved}, {"total", tally.overall.total}, {"by_rating", buckets}};
+}
+
+void print_rating_table(std::ostream& out, const suites::RatingTally& all) {
+  fmt::print(out, "{:<10} {:>7} {:>7} {:>9}\n", "rating", "solved", "total", "accuracy");
+  for (int b = 0; b < suites::kRatingBuckets; ++b) {
+    const suites::Tally& t = all.by_rating[size_t(b)];
+    fmt::print(out, "{:<10} {:>7} {:>7} {:>9}\n", suites::kRatingBucketNames[b], t.solved, t.total,
+               accuracy(t));
+  }
+  fmt::print(out, "{:<10} {:>7} {:>7} {:>9}\n", "overall", all.overall.solved, all.overall.total,
+             accuracy(all.overall));
+}
+
+// One row per theme, most frequent first, with its accuracy in each rating bucket: themes
+// differ in difficulty, so an overall figure alone mixes the theme with the rating.
+void print_theme_table(std::ostream& out, const suites::PuzzleSummary& summary) {
+  std::vector<std::pair<std::string, suites::RatingTally>> themes(summary.by_theme.begin(),
+                                                                  summary.by_theme.end());
+  std::stable_sort(themes.begin(), themes.end(), [](const auto& a, const auto& b) {
+    return a.second.overall.total > b.second.overall.total;
+  });
+  size_t width = 5;
+  for (const auto& [theme, tally] : themes) width = std::max(width, theme.size());
+  fmt::print(out, "\n{:<{}} {:>7} {:>7} {:>9}", "theme", width, "solved", "total", "accuracy");
+  for (const char* bucket : suites::kRatingBucketNames) fmt::print(out, " {:>10}", bucket);
+  fmt::print(out, "\n");
+  for (const auto& [theme, tally] : themes) {
+    fmt::print(out, "{:<{}} {:>7} {:>7} {:>9}", theme, width, tally.overall.solved,
+               tally.overall.total, accuracy(tally.overall));
+    for (const suites::Tally& t : tally.by_rating)
+      fmt::print(
+          out, " {:>10}",
+          t.total > 0 && t.total < kFewPuzzles ? fmt::format("({})", accuracy(t)) : accuracy(t));
+    fmt::print(out, "\n");
+  }
+  if (themes.empty())
+    fmt::print(out, "(no themes: the file has no Themes column)\n");
+  else
+    fmt::print(out, "(..): fewer than {} puzzles; –: none\n", kFewPuzzles);
+}
+
 }  // namespace
 
 int puzzles_command(const Args& args, const Streams& io) {
   cxxopts::Options options(
-      "avocet puzzles", "Puzzle bench over a Lichess puzzle CSV (PuzzleId,FEN,Moves,Rating,...).");
+      "avocet puzzles",
+      "Puzzle bench over a Lichess puzzle CSV (PuzzleId,FEN,Moves,Rating,...,Themes).");
   auto add = options.add_options();
-  add("file", "puzzle CSV, with or without its header", cxxopts::value<std::string>());
-  add("limit", "at most this many puzzles (0: all)", cxxopts::value<long>()->default_value("0"));
-  add("evaluator", "net or material (1-ply material balance, the baseline)",
-      cxxopts::value<std::string>()->default_value("net"));
+  add("file", "puzzle CSV, with or without its header", cxxopts::value<std::string>(), "CSV");
+  add("min-rating", "only puzzles rated at least this",
+      cxxopts::value<long long>()->default_value("0"), "R");
+  add("max-rating", "only puzzles rated at most this",
+      cxxopts::value<long long>()->default_value(std::to_string(suites::kMaxPuzzleRating)), "R");
+  add("offset", "skip the first N in the rating range",
+      cxxopts::value<long long>()->default_value("0"), "N");
+  add("limit", "then at most the first N (default: all)", cxxopts::value<long long>(), "N");
+  add("sample", "or a random sample of N (see --seed)", cxxopts::value<long long>(), "N");
+  add("seed", "seed of --sample", cxxopts::value<long long>()->default_value("1"), "S");
+  add("by-theme", "also print accuracy by theme and rating");
+  add("evaluator", "net, or material (the baseline)",
+      cxxopts::value<std::string>()->default_value("net"), "E");
   add_weights_option(options);
   add("mode", "argmax (no search) or search",
-      cxxopts::value<std::string>()->default_value("argmax"));
-  add("nodes", "search mode: nodes per move", cxxopts::value<uint64_t>()->default_value("400"));
-  add("movetime", "search mode: milliseconds per move instead of nodes", cxxopts::value<int>());
-  add("threads", "puzzles solved in parallel", cxxopts::value<int>()->default_value("1"));
-  add("json", "write per-puzzle results to this file as they come (JSON Lines)",
-      cxxopts::value<std::string>());
-  add("resume", "with --json: skip the puzzles the file already holds (they count in the table)");
-  add("label", "name of this run in the JSON (for plots)", cxxopts::value<std::string>());
+      cxxopts::value<std::string>()->default_value("argmax"), "M");
+  add_search_budget_options(options, "move", kDefaultSearchBudget);
+  add("threads", "puzzles solved in parallel", cxxopts::value<long long>()->default_value("1"),
+      "T");
+  add("json", "write results to FILE as they come (JSON Lines)", cxxopts::value<std::string>(),
+      "FILE");
+  add("resume", "with --json: skip the puzzles FILE holds");
+  add("label", "name of this run in the JSON (for plots)", cxxopts::value<std::string>(), "TEXT");
   add("h,help", "print this help");
   const auto parsed = parse_args(options, args);
   if (help_requested(parsed, options, io)) return 0;
@@ -143,123 +290,177 @@ int puzzles_command(const Args& args, const Streams& io) {
   if (evaluator_name != "net" && evaluator_name != "material")
     throw cxxopts::exceptions::exception(
         fmt::format("--evaluator must be 'net' or 'material', got '{}'", evaluator_name));
-  const int threads = parsed["threads"].as<int>();
-  if (threads < 1 || threads > 256)
-    throw cxxopts::exceptions::exception("--threads must be 1 to 256");
+  const std::string weights = parsed["weights"].as<std::string>();
+  if (evaluator_name == "material" && !weights.empty())
+    throw std::invalid_argument("--weights applies to --evaluator net only");
+  const int threads = int(integer_option(parsed, "threads", 1, 256));
+  std::optional<SearchBudget> budget = given_search_budget(parsed);
+  if (mode == "argmax" && budget)
+    throw std::invalid_argument("--nodes and --movetime apply to --mode search only");
+  if (mode == "search" && !budget) budget = kDefaultSearchBudget;
+
+  suites::PuzzleSelection selection;
+  selection.min_rating = int(integer_option(parsed, "min-rating", 0, suites::kMaxPuzzleRating));
+  selection.max_rating = int(integer_option(parsed, "max-rating", 0, suites::kMaxPuzzleRating));
+  if (selection.min_rating > selection.max_rating)
+    throw std::invalid_argument(fmt::format("--min-rating {} is above --max-rating {}",
+                                            selection.min_rating, selection.max_rating));
+  selection.offset = size_t(integer_option(parsed, "offset", 0));
+  if (const auto limit = optional_integer_option(parsed, "limit", 1)) selection.limit = *limit;
+  if (const auto sample = optional_integer_option(parsed, "sample", 1)) selection.sample = *sample;
+  if (selection.limit && selection.sample)
+    throw std::invalid_argument("--limit and --sample exclude each other; give one");
+  selection.seed = uint64_t(integer_option(parsed, "seed", 0));
+  if (parsed.count("seed") && !selection.sample)
+    throw std::invalid_argument("--seed applies to --sample only");
+
   const bool resume = parsed.count("resume") > 0;
   if (resume && !parsed.count("json"))
     throw cxxopts::exceptions::exception("--resume needs --json FILE");
   // The results file first: a bad path must fail before a long run, not after it.
   const std::string json_path = parsed.count("json") ? parsed["json"].as<std::string>() : "";
-  std::ofstream json;
-  if (!json_path.empty() && !resume) json = open_results_file(json_path, false);
+  std::ofstream json_file;
+  if (!json_path.empty() && !resume) json_file = open_results_file(json_path, false);
   std::shared_ptr<const nn::Network> network;
-  if (evaluator_name == "net") network = nn::load_network(parsed["weights"].as<std::string>());
+  if (evaluator_name == "net") network = nn::load_network(weights);
   auto make_evaluator = [&]() -> std::unique_ptr<nn::Evaluator> {
     if (network) return nn::make_evaluator(network);
     return std::make_unique<nn::MaterialEvaluator>();
   };
-  const std::string description =
-      fmt::format("{}, {}", make_evaluator()->description(),
-                  mode == "argmax" ? std::string("argmax")
-                  : parsed.count("movetime")
-                      ? fmt::format("search {} ms/move", parsed["movetime"].as<int>())
-                      : fmt::format("search {} nodes/move", parsed["nodes"].as<uint64_t>()));
-  const std::string label = parsed.count("label") ? parsed["label"].as<std::string>() : description;
-  std::map<std::string, suites::PuzzleResult> previous;
+  const std::string mode_text = budget ? "search " + budget->text("move") : "argmax";
+  json settings = {
+      {"mode", mode},
+      {"evaluator", evaluator_name},
+      {"nodes", budget && budget->nodes ? json(*budget->nodes) : json()},
+      {"movetime_ms", budget && budget->movetime_ms ? json(*budget->movetime_ms) : json()},
+      {"net", network ? json(network->config().name) : json()},
+      {"net_hash", network ? json(fmt::format("{:016x}", network->hash())) : json()},
+      {"weights", network ? json(weights.empty() ? "<embedded>" : weights) : json()}};
+  // A short default label: the plot's legend shows it.
+  const std::string label =
+      parsed.count("label")
+          ? parsed["label"].as<std::string>()
+          : fmt::format("{}, {}", network ? network->config().name : "material", mode_text);
+  std::map<std::string, bool> previous;
   if (resume) {
-    previous = read_previous_results(json_path, description);
-    json = open_results_file(json_path, true);
+    previous = read_previous_results(json_path, settings);
+    json_file = open_results_file(json_path, true);
   }
-  fmt::print(io.out, "{}\n", description);
 
-  const std::vector<suites::Puzzle> puzzles =
-      read_puzzles(parsed["file"].as<std::string>(), parsed["limit"].as<long>(), io);
-  std::vector<suites::PuzzleResult> results(puzzles.size());
+  const std::string path = parsed["file"].as<std::string>();
+  const PuzzleFile file = read_puzzles(path, selection, io);
+  const std::vector<suites::Puzzle>& puzzles = file.selected;
+  std::vector<std::string> how;
+  if (selection.min_rating > 0 || selection.max_rating < suites::kMaxPuzzleRating)
+    how.push_back(fmt::format("rated {} to {}", selection.min_rating, selection.max_rating));
+  if (selection.offset) how.push_back(fmt::format("skipping the first {}", selection.offset));
+  if (selection.limit) how.push_back(fmt::format("the first {}", *selection.limit));
+  if (selection.sample) how.push_back(fmt::format("a sample, seed {}", selection.seed));
+  fmt::print(io.out, "{}: {} of {} puzzles{}\n", path, puzzles.size(), file.puzzles,
+             how.empty() ? "" : fmt::format(" ({})", fmt::join(how, ", ")));
+  fmt::print(io.out, "{}, {}, {} thread{}\n", make_evaluator()->description(), mode_text, threads,
+             threads == 1 ? "" : "s");
+  io.out.flush();
+
+  std::vector<int> solved_flags(puzzles.size(), 0);
   std::vector<size_t> to_solve;  // indices into puzzles
   for (size_t i = 0; i < puzzles.size(); ++i) {
     const auto found = previous.find(puzzles[i].id);
     if (found != previous.end())
-      results[i] = found->second;
+      solved_flags[i] = found->second;
     else
       to_solve.push_back(i);
   }
   if (resume)
     fmt::print(io.err, "{}: {} of {} puzzles already solved or failed, {} to go\n", json_path,
                puzzles.size() - to_solve.size(), puzzles.size(), to_solve.size());
-  std::atomic<size_t> next{0}, done{0}, solved_count{0};
+  std::atomic<size_t> next{0};
+  size_t done = 0, solved_now = 0;  // under progress_mutex
   std::mutex progress_mutex;
+  Progress progress(io.err, io.err_is_terminal && !to_solve.empty(), to_solve.size(), "puzzles");
   bool write_failed = false;
   const auto start = Clock::now();
 
   auto worker = [&] {
     const auto evaluator = make_evaluator();
     search::TranspositionTable table(16);
+    uint64_t nodes = 0;  // of the puzzle being solved
     const auto choose = [&](const Game& game) -> Move {
-      if (mode == "argmax") return search::argmax_move(game, *evaluator);
+      if (!budget) {
+        ++nodes;  // argmax: one evaluation of the position
+        return search::argmax_move(game, *evaluator);
+      }
       search::SearchControl control;
-      if (parsed.count("movetime"))
-        control.set_deadline(Clock::now() +
-                             std::chrono::milliseconds(parsed["movetime"].as<int>()));
-      else
-        control.node_limit = parsed["nodes"].as<uint64_t>();
+      budget->apply(control);
       search::Searcher searcher(*evaluator, table, search::SearchParameters{}, control);
       const search::IterationReport r = searcher.run(game, search::Limits{}, nullptr);
+      nodes += r.nodes;
       return r.lines.empty() ? Move::none() : r.lines.front().move;
     };
     for (size_t k = next++; k < to_solve.size(); k = next++) {
-      const size_t i = to_solve[k];
+      const suites::Puzzle& puzzle = puzzles[to_solve[k]];
       table.clear();
-      results[i] = suites::solve_puzzle(puzzles[i], choose);
-      solved_count += results[i].solved;
-      const size_t finished = ++done;
+      nodes = 0;
+      const auto puzzle_start = Clock::now();
+      const suites::PuzzleResult result = suites::solve_puzzle(puzzle, choose);
+      const double seconds = std::chrono::duration<double>(Clock::now() - puzzle_start).count();
+      solved_flags[to_solve[k]] = result.solved;
       std::lock_guard lock(progress_mutex);
-      if (json.is_open()) {
-        json << nlohmann::json{{"id", puzzles[i].id},
-                               {"rating", puzzles[i].rating},
-                               {"solved", results[i].solved},
-                               {"correct_moves", results[i].correct_moves},
-                               {"first_mistake", results[i].first_mistake},
-                               {"evaluator", description},
-                               {"label", label}}
-                    .dump()
-             << '\n';
-        json.flush();
-        write_failed = write_failed || !json;
+      if (json_file.is_open()) {
+        const auto text_or_null = [](const std::string& s) { return s.empty() ? json() : json(s); };
+        json_file << json{{"id", puzzle.id},
+                          {"rating", puzzle.rating},
+                          {"rating_bucket",
+                           suites::kRatingBucketNames[suites::rating_bucket(puzzle.rating)]},
+                          {"themes", puzzle.themes},
+                          {"fen", puzzle.start.fen()},
+                          {"solved", result.solved},
+                          {"correct_moves", result.correct_moves},
+                          {"solver_moves", suites::solver_moves(puzzle)},
+                          {"mistake_fen", text_or_null(result.mistake_fen)},
+                          {"expected", text_or_null(result.expected)},
+                          {"played", text_or_null(result.played)},
+                          {"seconds", std::round(seconds * 1e4) / 1e4},
+                          {"nodes", nodes},
+                          {"settings", settings},
+                          {"label", label}}
+                         .dump()
+                  << '\n';
+        json_file.flush();
+        write_failed = write_failed || !json_file;
       }
-      if (finished % 10 == 0 || finished == to_solve.size()) {
-        const int bar = int(30 * finished / to_solve.size());
-        const double seconds = std::chrono::duration<double>(Clock::now() - start).count();
-        fmt::print(io.err, "\r[{}{}] {}/{} solved {:.1f}% {:.1f} puzzles/s ", std::string(bar, '#'),
-                   std::string(30 - bar, '.'), finished, to_solve.size(),
-                   100.0 * double(solved_count) / double(finished), double(finished) / seconds);
-      }
+      solved_now += result.solved;
+      ++done;
+      progress.update(done,
+                      fmt::format("{:.1f}% solved", 100.0 * double(solved_now) / double(done)));
     }
   };
   std::vector<std::thread> workers;
   for (int t = 0; t < threads; ++t) workers.emplace_back(worker);
   for (auto& w : workers) w.join();
-  if (!to_solve.empty()) fmt::print(io.err, "\n");
+  progress.finish();
   if (write_failed) throw std::runtime_error(fmt::format("cannot write '{}'", json_path));
-
-  std::array<int, 5> solved{}, total{};
-  for (size_t i = 0; i < puzzles.size(); ++i) {
-    const int bucket = suites::rating_bucket(puzzles[i].rating);
-    total[bucket]++;
-    solved[bucket] += results[i].solved;
-  }
-  fmt::print(io.out, "{:<10} {:>7} {:>7} {:>9}\n", "rating", "solved", "total", "accuracy");
-  int all_solved = 0, all_total = 0;
-  for (int b = 0; b < 5; ++b) {
-    all_solved += solved[b];
-    all_total += total[b];
-    fmt::print(io.out, "{:<10} {:>7} {:>7} {:>8.1f}%\n", suites::kRatingBucketNames[b], solved[b],
-               total[b], total[b] ? 100.0 * solved[b] / total[b] : 0.0);
-  }
-  fmt::print(io.out, "{:<10} {:>7} {:>7} {:>8.1f}%\n", "overall", all_solved, all_total,
-             all_total ? 100.0 * all_solved / all_total : 0.0);
   const double seconds = std::chrono::duration<double>(Clock::now() - start).count();
-  fmt::print(io.out, "{:.1f} s, {:.2f} puzzles/s\n", seconds, double(to_solve.size()) / seconds);
+
+  suites::PuzzleSummary summary;
+  for (size_t i = 0; i < puzzles.size(); ++i) summary.add(puzzles[i], solved_flags[i] != 0);
+  print_rating_table(io.out, summary.all);
+  if (parsed.count("by-theme")) print_theme_table(io.out, summary);
+  fmt::print(io.out, "{:.1f} s, {:.2f} puzzles/s\n", seconds,
+             double(to_solve.size()) / std::max(seconds, 1e-9));
+  io.out.flush();
+  if (json_file.is_open()) {
+    json themes = json::object();
+    for (const auto& [theme, tally] : summary.by_theme) themes[theme] = tally_json(tally);
+    json summary_json = tally_json(summary.all);
+    summary_json["by_theme"] = themes;
+    summary_json["file"] = path;
+    summary_json["seconds_this_run"] = std::round(seconds * 100) / 100;
+    json_file << json{{"summary", summary_json}, {"settings", settings}, {"label", label}}.dump()
+              << '\n';
+    json_file.flush();
+    if (!json_file) throw std::runtime_error(fmt::format("cannot write '{}'", json_path));
+  }
   return 0;
 }
 

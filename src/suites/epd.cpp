@@ -126,4 +126,39 @@ int max_epd_score(const EpdEntry& entry) {
   return best;
 }
 
+std::string expected_epd_moves(const EpdEntry& entry) {
+  std::string text;
+  const auto append = [&text](std::string_view word) {
+    if (!text.empty()) text += ' ';
+    text += word;
+  };
+  if (!entry.points.empty()) {
+    std::vector<std::pair<Move, int>> points = entry.points;
+    std::stable_sort(points.begin(), points.end(),
+                     [](const auto& a, const auto& b) { return a.second > b.second; });
+    for (const auto& [move, p] : points)
+      append(fmt::format("{}={}", to_san(entry.position, move), p));
+    return text;
+  }
+  for (const auto& [code, moves] : {std::pair{"bm", &entry.best}, std::pair{"am", &entry.avoid}}) {
+    if (moves->empty()) continue;
+    append(code);
+    for (const Move m : *moves) append(to_san(entry.position, m));
+  }
+  return text;
+}
+
+std::string epd_category(std::string_view id) {
+  id = trim(id);
+  if (id.starts_with("STS(")) {
+    const size_t close = id.find(')');
+    if (close != std::string_view::npos) id = trim(id.substr(close + 1));
+  }
+  const size_t dot = id.rfind('.');
+  if (dot == std::string_view::npos || dot == 0 || dot + 1 == id.size()) return "";
+  const std::string_view number = id.substr(dot + 1);
+  if (number.find_first_not_of("0123456789") != std::string_view::npos) return "";
+  return std::string(trim(id.substr(0, dot)));
+}
+
 }  // namespace avocet::suites

@@ -7,6 +7,7 @@
 #include <cctype>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <nlohmann/json.hpp>
 #include <set>
 #include <sstream>
@@ -40,6 +41,12 @@ TEST(Cli, PerftPrintsDivideAndTotal) {
   EXPECT_NE(r.out.find("Mnodes/s"), std::string::npos);
 }
 
+TEST(Cli, PerftFromStartpos) {
+  const Result r = run_cli({"perft", "3", "--fen", "startpos"});
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("Nodes searched: 8902\n"), std::string::npos) << r.out;
+}
+
 TEST(Cli, PerftFromFen) {
   const Result r = run_cli(
       {"perft", "3", "--fen", "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq -"});
@@ -64,13 +71,44 @@ TEST(Cli, BadArgumentsGiveOneLineAndStatus2) {
 // lichess-bot passes engine options as --Name=value: they reach the UCI loop as setoption
 // lines, and are never read as UCI commands.
 TEST(Cli, DashDashOptionsBecomeSetoption) {
-  const Result r = run_cli({"--Frobnication=7"}, "isready\nquit\n");
-  EXPECT_EQ(r.status, 0);
-  EXPECT_EQ(r.out.rfind("info string error: setoption: unknown option 'Frobnication'\n", 0), 0u)
-      << r.out;
-  // lichess-bot's python-chess drops info strings before uciok: stderr shows the mistake.
-  EXPECT_EQ(r.err, "info string error: setoption: unknown option 'Frobnication'\n");
-  EXPECT_TRUE(r.out.ends_with("readyok\n")) << r.out;
+  const Result r = run_cli({"--Hash=16", "--MultiPV=2"}, "isready\nquit\n");
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out, "readyok\n");
+  EXPECT_EQ(r.err, "");
+}
+
+// A bad one stops the program before the loop starts, with one line and status 2, as any
+// bad argument does (it used to be reported and then ignored, with status 0).
+TEST(Cli, BadDashDashOptionsExitWithStatus2) {
+  const std::string missing = ::testing::TempDir() + "avocet_no_such_net.safetensors";
+  const std::string eval_file = "--EvalFile=" + missing;
+  struct Case {
+    std::vector<const char*> args;
+    std::string error;
+  };
+  const Case cases[] = {
+      {{"--Hash=0"}, "avocet: --Hash=0: option Hash: 0 is outside [1, 65536]\n"},
+      {{"--Hash=16", "--Threads=abc"},
+       "avocet: --Threads=abc: option Threads: expected an integer, got 'abc'\n"},
+      {{"--Frobnication=7"},
+       "avocet: --Frobnication=7: unknown option 'Frobnication' (avocet --help lists them)\n"},
+      {{"--Ponder=maybe"},
+       "avocet: --Ponder=maybe: option Ponder: expected true or false, got "
+       "'maybe'\n"},
+  };
+  for (const Case& c : cases) {
+    const Result r = run_cli(c.args, "isready\nquit\n");
+    EXPECT_EQ(r.status, 2) << c.args.back();
+    EXPECT_EQ(r.out, "") << c.args.back();  // the loop never ran: no readyok
+    EXPECT_EQ(r.err, c.error);
+  }
+  // A valid value whose effect fails (a net that cannot be read): the loop's own error line,
+  // and status 2 before any command is read.
+  const Result r = run_cli({eval_file.c_str()}, "isready\nquit\n");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(r.out.find("readyok"), std::string::npos) << r.out;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  EXPECT_NE(r.err.find(missing), std::string::npos) << r.err;
 }
 
 TEST(Cli, NoArgumentsRunsUci) {
@@ -334,21 +372,112 @@ TEST(Cli, PuzzlesJsonWritesOneLinePerPuzzle) {
   const Result r = run_cli({"puzzles", "--file", sample.c_str(), "--evaluator", "material",
                             "--json", path.c_str(), "--label", "material"});
   ASSERT_EQ(r.status, 0) << r.err;
-  const std::vector<nlohmann::json> rows = read_json_lines(path);
-  ASSERT_EQ(rows.size(), 5u);
+  const std::vector<nlohmann::json> lines = read_json_lines(path);
+  ASSERT_EQ(lines.size(), 6u);  // a line per puzzle, then the summary
   std::set<std::string> ids;
   int solved = 0;
-  for (const nlohmann::json& row : rows) {
+  const nlohmann::json settings = {
+      {"mode", "argmax"}, {"evaluator", "material"}, {"nodes", nullptr},  {"movetime_ms", nullptr},
+      {"net", nullptr},   {"net_hash", nullptr},     {"weights", nullptr}};
+  for (size_t i = 0; i < 5; ++i) {
+    const nlohmann::json& row = lines[i];
     ids.insert(row.at("id").get<std::string>());
     solved += row.at("solved").get<bool>();
     EXPECT_GT(row.at("rating").get<int>(), 0);
     EXPECT_EQ(row.at("label"), "material");
-    EXPECT_EQ(row.at("evaluator"), "material (1-ply material balance), argmax");
-    EXPECT_TRUE(row.contains("correct_moves") && row.contains("first_mistake"));
+    EXPECT_EQ(row.at("settings"), settings);
+    EXPECT_FALSE(row.at("fen").get<std::string>().empty());
+    EXPECT_FALSE(row.at("themes").empty());
+    EXPECT_GE(row.at("seconds").get<double>(), 0.0);
+    // argmax: one evaluation per solver move played (all of them, or up to the miss)
+    const int played = row.at("correct_moves").get<int>() + (row.at("solved") ? 0 : 1);
+    EXPECT_EQ(row.at("nodes").get<int>(), played) << row;
+    if (row.at("solved")) {
+      EXPECT_TRUE(row.at("expected").is_null() && row.at("played").is_null()) << row;
+    } else {
+      EXPECT_NE(row.at("expected"), row.at("played")) << row;
+      EXPECT_EQ(row.at("expected").get<std::string>().size(), 4u) << row;
+      EXPECT_FALSE(row.at("mistake_fen").get<std::string>().empty()) << row;
+    }
   }
   EXPECT_EQ(ids, (std::set<std::string>{"00008", "0000D", "0009B", "000aY", "000hf"}));
+  // 0000D (advantage endgame short): the material baseline plays d3d6, the line's move.
+  EXPECT_EQ(lines[1].at("themes"), nlohmann::json({"advantage", "endgame", "short"}));
   EXPECT_NE(r.out.find(fmt::format("{:<10} {:>7} {:>7}", "overall", solved, 5)), std::string::npos)
       << r.out;
+  const nlohmann::json& summary = lines[5].at("summary");
+  EXPECT_EQ(summary.at("total"), 5);
+  EXPECT_EQ(summary.at("solved"), solved);
+  EXPECT_EQ(summary.at("by_rating").size(), 5u);
+  EXPECT_EQ(summary.at("by_rating")[0].at("bucket"), "<1000");
+  EXPECT_EQ(summary.at("by_rating")[0].at("total"), 0);
+  EXPECT_EQ(summary.at("by_theme").at("middlegame").at("total"), 4);
+  EXPECT_EQ(summary.at("by_theme").at("mateIn2").at("total"), 1);
+  EXPECT_EQ(lines[5].at("settings"), settings);
+}
+
+// Empty buckets show a dash, not 0.0%; --by-theme adds a row per theme, most frequent first.
+TEST(Cli, PuzzlesTablesByRatingAndTheme) {
+  const std::string sample = puzzle_sample();
+  const Result r =
+      run_cli({"puzzles", "--file", sample.c_str(), "--evaluator", "material", "--by-theme"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find(fmt::format("{:<10} {:>7} {:>7} {:>9}\n", "<1000", 0, 0, "–")),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find(fmt::format("{:<10} {:>7} {:>7} {:>9}\n", ">=2500", 0, 0, "–")),
+            std::string::npos)
+      << r.out;
+  const size_t table = r.out.find("\ntheme ");
+  ASSERT_NE(table, std::string::npos) << r.out;
+  std::istringstream rows(r.out.substr(table + 1));
+  std::string header, first;
+  std::getline(rows, header);
+  std::getline(rows, first);
+  EXPECT_NE(header.find("accuracy      <1000  1000-1499"), std::string::npos) << header;
+  // middlegame: 4 of the 5 puzzles, rated 1088, 1375, 1595, 1852: none below 1000 or from
+  // 2000, and fewer than 10 in the others (in parentheses).
+  std::istringstream words_in(first);
+  const std::vector<std::string> words{std::istream_iterator<std::string>(words_in), {}};
+  ASSERT_EQ(words.size(), 9u) << first;
+  EXPECT_EQ(words[0], "middlegame");
+  EXPECT_EQ(words[2], "4");
+  EXPECT_EQ(words[4], "–");
+  EXPECT_EQ(words[5].front(), '(') << first;
+  EXPECT_EQ(words[6].front(), '(') << first;
+  EXPECT_EQ(words[7], "–");
+  EXPECT_EQ(words[8], "–");
+  EXPECT_NE(r.out.find("\nmateIn2 "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("(..): fewer than 10 puzzles"), std::string::npos) << r.out;
+}
+
+TEST(Cli, PuzzlesSelection) {
+  const std::string sample = puzzle_sample();
+  const auto ids_run = [&](std::vector<const char*> extra) {
+    std::vector<const char*> args = {"puzzles", "--file", sample.c_str(), "--evaluator",
+                                     "material"};
+    const std::string path = ::testing::TempDir() + "avocet_puzzles_selection.jsonl";
+    args.insert(args.end(), {"--json", path.c_str()});
+    args.insert(args.end(), extra.begin(), extra.end());
+    const Result r = run_cli(args);
+    EXPECT_EQ(r.status, 0) << r.err;
+    std::vector<std::string> ids;
+    for (const nlohmann::json& row : read_json_lines(path))
+      if (row.contains("id")) ids.push_back(row.at("id").get<std::string>());
+    std::sort(ids.begin(), ids.end());
+    return ids;
+  };
+  // Ratings: 00008 1852, 0000D 1580, 0009B 1088, 000aY 1375, 000hf 1595.
+  EXPECT_EQ(ids_run({"--min-rating", "1500"}),
+            (std::vector<std::string>{"00008", "0000D", "000hf"}));
+  EXPECT_EQ(ids_run({"--max-rating", "1500"}), (std::vector<std::string>{"0009B", "000aY"}));
+  EXPECT_EQ(ids_run({"--offset", "1", "--limit", "2"}),
+            (std::vector<std::string>{"0000D", "0009B"}));
+  EXPECT_EQ(ids_run({"--min-rating", "1500", "--offset", "2"}),
+            (std::vector<std::string>{"000hf"}));
+  const std::vector<std::string> sample_ids = ids_run({"--sample", "3", "--seed", "7"});
+  EXPECT_EQ(sample_ids.size(), 3u);
+  EXPECT_EQ(ids_run({"--sample", "3", "--seed", "7"}), sample_ids);
 }
 
 TEST(Cli, PuzzlesResumeSkipsWhatTheFileHoldsAndCountsIt) {
@@ -361,11 +490,15 @@ TEST(Cli, PuzzlesResumeSkipsWhatTheFileHoldsAndCountsIt) {
   const std::string overall = full.out.substr(full.out.find("overall"));
   const std::string table = overall.substr(0, overall.find('\n'));
 
-  // The first run stopped after two puzzles, in the middle of writing a third.
+  // The first run stopped after two puzzles, in the middle of writing a third. (Its summary
+  // line, written as the run ended, is left in as a run that finished leaves it.)
   const Result first = run_cli({"puzzles", "--file", sample.c_str(), "--evaluator", "material",
                                 "--json", path.c_str(), "--limit", "2"});
   ASSERT_EQ(first.status, 0) << first.err;
-  const std::string two = read_text(path);
+  const std::string first_text = read_text(path);
+  ASSERT_EQ(std::count(first_text.begin(), first_text.end(), '\n'), 3) << first_text;
+  const std::string two =
+      first_text.substr(0, first_text.find('\n', first_text.find('\n') + 1) + 1);
   std::ofstream(path, std::ios::app) << R"({"id":"0009B","rat)";
 
   const Result resumed = run_cli({"puzzles", "--file", sample.c_str(), "--evaluator", "material",
@@ -375,34 +508,212 @@ TEST(Cli, PuzzlesResumeSkipsWhatTheFileHoldsAndCountsIt) {
             std::string::npos)
       << resumed.err;
   // The same table as the full run, and the file holds each puzzle once, the first two as
-  // they were.
+  // they were, and one summary line: the last.
   EXPECT_NE(resumed.out.find(table), std::string::npos) << resumed.out << "\nvs\n" << table;
   const std::string text = read_text(path);
   EXPECT_EQ(text.rfind(two, 0), 0u);
-  const std::vector<nlohmann::json> rows = read_json_lines(path);
-  ASSERT_EQ(rows.size(), 5u) << text;
+  const std::vector<nlohmann::json> lines = read_json_lines(path);
+  ASSERT_EQ(lines.size(), 6u) << text;
   std::set<std::string> ids;
-  for (const nlohmann::json& row : rows) ids.insert(row.at("id").get<std::string>());
+  for (size_t i = 0; i < 5; ++i) ids.insert(lines[i].at("id").get<std::string>());
   EXPECT_EQ(ids.size(), 5u);
+  EXPECT_EQ(lines[5].at("summary").at("total"), 5);
 
-  // Nothing left to do: the table comes from the file alone.
+  // Nothing left to do: the table comes from the file alone, which keeps its results.
   const Result again = run_cli({"puzzles", "--file", sample.c_str(), "--evaluator", "material",
                                 "--json", path.c_str(), "--resume"});
   ASSERT_EQ(again.status, 0) << again.err;
   EXPECT_NE(again.out.find(table), std::string::npos) << again.out;
-  EXPECT_EQ(read_text(path), text);
+  const std::string rows_only = text.substr(0, text.rfind('\n', text.size() - 2) + 1);
+  const std::string again_text = read_text(path);
+  EXPECT_EQ(again_text.rfind(rows_only, 0), 0u);
+  EXPECT_EQ(std::count(again_text.begin(), again_text.end(), '\n'), 6) << again_text;
 
-  // Results of another run are not mixed in.
+  // Results of other settings are not mixed in.
   const Result other =
       run_cli({"puzzles", "--file", sample.c_str(), "--evaluator", "material", "--mode", "search",
                "--nodes", "50", "--json", path.c_str(), "--resume"});
   EXPECT_EQ(other.status, 2);
-  EXPECT_EQ(other.err.rfind("avocet: --resume: " + path +
-                                ":1: a result of 'material (1-ply "
-                                "material balance), argmax', not of this run",
-                            0),
-            0u)
-      << other.err;
+  EXPECT_EQ(other.err, "avocet: --resume: " + path +
+                           ":1: a result of other settings (mode \"argmax\", not \"search\"; nodes "
+                           "null, not 50); use another --json file\n");
+  EXPECT_EQ(other.out, "");
+}
+
+// Nonsense numbers and stray words are refused with one line naming the option, status 2,
+// and nothing on stdout (they used to run, on garbage or on the defaults, with status 0).
+TEST(Cli, NonsenseNumbersAndExtraArgumentsAreRefused) {
+  const std::string sample = puzzle_sample();
+  const std::string epd = std::string(AVOCET_TEST_DATA_DIR) + "/sts_sample.epd";
+  const char* csv = sample.c_str();
+  struct Case {
+    std::vector<const char*> args;
+    std::string error;
+  };
+  const Case cases[] = {
+      {{"puzzles", "--file", csv, "--mode", "search", "--nodes", "0"},
+       "--nodes must be >= 1, got 0"},
+      {{"puzzles", "--file", csv, "--mode", "search", "--movetime", "-5"},
+       "--movetime must be >= 1, got -5"},
+      {{"puzzles", "--file", csv, "--mode", "search", "--nodes", "5", "--movetime", "5"},
+       "--nodes and --movetime exclude each other; give one"},
+      {{"puzzles", "--file", csv, "--nodes", "400"},
+       "--nodes and --movetime apply to --mode search only"},
+      {{"puzzles", "--file", csv, "--threads", "0"}, "--threads must be 1 to 256, got 0"},
+      {{"puzzles", "--file", csv, "--limit", "0"}, "--limit must be >= 1, got 0"},
+      {{"puzzles", "--file", csv, "--sample", "-2"}, "--sample must be >= 1, got -2"},
+      {{"puzzles", "--file", csv, "--sample", "2", "--limit", "2"},
+       "--limit and --sample exclude each other; give one"},
+      {{"puzzles", "--file", csv, "--seed", "3"}, "--seed applies to --sample only"},
+      {{"puzzles", "--file", csv, "--offset", "-1"}, "--offset must be >= 0, got -1"},
+      {{"puzzles", "--file", csv, "--offset", "5"}, "--offset 5 skips all 5 puzzles"},
+      {{"puzzles", "--file", csv, "--min-rating", "2000", "--max-rating", "1000"},
+       "--min-rating 2000 is above --max-rating 1000"},
+      {{"puzzles", "--file", csv, "--max-rating", "9000"},
+       "--max-rating must be 0 to 5000, got 9000"},
+      {{"puzzles", "--file", csv, "--min-rating", "2000"},
+       "no puzzles in '" + sample + "' are rated 2000 to 5000 (of 5)"},
+      {{"puzzles", "--file", csv, "--evaluator", "material", "--weights", "x.safetensors"},
+       "--weights applies to --evaluator net only"},
+      {{"puzzles", "--file", csv, "extra"},
+       "puzzles: unexpected argument 'extra' (see 'avocet puzzles --help')"},
+      {{"bench", "--depth", "0"}, "--depth must be 1 to 64, got 0"},
+      {{"bench", "16", "1", "13"}, "bench: unexpected argument '16' (see 'avocet bench --help')"},
+      {{"nnbench", "--threads", "0"}, "--threads must be 1 to 256, got 0"},
+      {{"nnbench", "--threads", "1,-1"}, "--threads must be 1 to 256, got -1"},
+      {{"nnbench", "--seconds", "0"}, "--seconds must be > 0, got 0"},
+      {{"epd", "--file", epd.c_str(), "--movetime", "0"}, "--movetime must be >= 1, got 0"},
+      {{"epd", "--file", epd.c_str(), "--threads", "0"}, "--threads must be 1 to 256, got 0"},
+      {{"epd", "--file", epd.c_str(), "--limit", "-3"}, "--limit must be >= 1, got -3"},
+      {{"perft", "0"}, "--depth must be 1 to 20, got 0"},
+      {{"perft", "3", "4"}, "perft: unexpected argument '4' (see 'avocet perft --help')"},
+      {{"perft", "3", "--max-nodes", "100"}, "perft: --max-nodes applies to --suite only"},
+      {{"datagen", "--threads", "0"}, "--threads must be 1 to 256, got 0"},
+      {{"datagen", "--positions", "0"}, "--positions must be >= 1, got 0"},
+      {{"datagen", "--temperature", "-1"}, "--temperature must be > 0, got -1"},
+      {{"actions", "x"}, "actions: unexpected argument 'x' (see 'avocet actions --help')"},
+  };
+  for (const Case& c : cases) {
+    const Result r = run_cli(c.args);
+    EXPECT_EQ(r.status, 2) << c.error;
+    EXPECT_EQ(r.out, "") << c.error;
+    EXPECT_EQ(r.err, "avocet: " + c.error + "\n");
+  }
+}
+
+// A file that yields nothing is an error with one line, not an empty table and status 0.
+TEST(Cli, FilesThatYieldNothingFail) {
+  const std::string sample = puzzle_sample();
+  const std::string empty = ::testing::TempDir() + "avocet_empty.txt";
+  std::ofstream(empty) << "\n";
+  const std::string perft_empty = ::testing::TempDir() + "avocet_empty_perft.epd";
+  std::ofstream(perft_empty) << "";
+  struct Case {
+    std::vector<const char*> args;
+    std::string error;
+  };
+  // An EPD file given to `puzzles` (it used to give "174 malformed rows skipped", an empty
+  // table and status 0), and a puzzle CSV given to `epd`.
+  const std::string perft = std::string(AVOCET_TEST_DATA_DIR) + "/perft.epd";
+  const Case cases[] = {
+      {{"puzzles", "--file", perft.c_str()},
+       "no puzzles in '" + perft +
+           "': none of its 174 rows is a Lichess puzzle row (PuzzleId,FEN,Moves,Rating,...); "
+           "first: " +
+           perft + ":1: expected at least 4 fields (PuzzleId,FEN,Moves,Rating), got 1"},
+      {{"puzzles", "--file", empty.c_str()}, "no puzzles in '" + empty + "': it holds no rows"},
+      {{"epd", "--file", sample.c_str()},
+       "no EPD positions in '" + sample +
+           "': none of its 5 lines is an EPD line with bm, am or points; first: " + sample +
+           ":1: bad EPD position: invalid character '0' in rank 8 of the piece placement"},
+      {{"epd", "--file", empty.c_str()}, "no EPD positions in '" + empty + "': it holds no lines"},
+      {{"perft", "--suite", perft_empty.c_str()},
+       "no perft counts in '" + perft_empty + "' (lines 'FEN; D1 n; D2 n; ...')"},
+  };
+  for (const Case& c : cases) {
+    const Result r = run_cli(c.args);
+    EXPECT_EQ(r.status, 2) << c.error;
+    EXPECT_EQ(r.out, "") << c.error;
+    EXPECT_EQ(r.err, "avocet: " + c.error + "\n");
+  }
+}
+
+std::string tiny_net() { return std::string(AVOCET_TEST_DATA_DIR) + "/tiny_house.safetensors"; }
+
+// A header, one line per position in file order (the same with 2 threads as with 1), what
+// the suite expected beside each miss, the totals, and a table by STS category.
+TEST(Cli, EpdReportsMissesAndCategories) {
+  const std::string epd = std::string(AVOCET_TEST_DATA_DIR) + "/sts_sample.epd";
+  const std::string net = tiny_net();
+  const Result r =
+      run_cli({"epd", "--file", epd.c_str(), "--nodes", "30", "--weights", net.c_str()});
+  ASSERT_EQ(r.status, 0) << r.err;
+  std::istringstream in(r.out);
+  std::vector<std::string> lines;
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  ASSERT_GE(lines.size(), 3u + 5 + 2 + 5) << r.out;
+  EXPECT_EQ(lines[0], epd + ": 5 positions");
+  EXPECT_NE(lines[1].find(", 30 nodes/position, 1 thread"), std::string::npos) << lines[1];
+  EXPECT_EQ(lines[2].rfind("   #  id ", 0), 0u) << lines[2];
+  int points = 0, solved = 0;
+  const char* expected[] = {"f5=10 Bf2=3 Be5+=2 Bg4=2", "dxe6=10 Qxf6=4", "O-O-O=10 Bc4=6 g4=5",
+                            "Ng5=10 O-O=8 d3=7", "bm Qxf7# am Qh4"};
+  for (int i = 0; i < 5; ++i) {
+    const std::string& line = lines[size_t(3 + i)];
+    EXPECT_EQ(line.rfind(fmt::format("{:>4}  ", i + 1), 0), 0u) << line;
+    const size_t slash = line.find('/', 40);
+    ASSERT_NE(slash, std::string::npos) << line;
+    const int got = std::stoi(line.substr(line.rfind(' ', slash) + 1));
+    const int best = i == 4 ? 1 : 10;
+    EXPECT_EQ(std::stoi(line.substr(slash + 1)), best) << line;
+    points += got;
+    solved += got == best;
+    EXPECT_TRUE(line.ends_with(got == best ? std::string("  ok") : "  " + std::string(expected[i])))
+        << line;
+  }
+  EXPECT_EQ(lines[9], fmt::format("solved {}/5 ({:.1f}%), points {}/41 ({:.1f}%)", solved,
+                                  20.0 * solved, points, 100.0 * points / 41))
+      << r.out;
+  EXPECT_EQ(lines[11].rfind("category ", 0), 0u) << r.out;
+  EXPECT_EQ(lines[12].rfind("Undermine ", 0), 0u) << r.out;
+  EXPECT_EQ(lines[13].rfind("Open Files and Diagonals ", 0), 0u) << r.out;
+  EXPECT_EQ(lines[14].rfind("mate ", 0), 0u) << r.out;
+  EXPECT_NE(lines[12].find("/20 "), std::string::npos) << lines[12];
+
+  const Result two = run_cli(
+      {"epd", "--file", epd.c_str(), "--nodes", "30", "--weights", net.c_str(), "--threads", "2"});
+  ASSERT_EQ(two.status, 0) << two.err;
+  EXPECT_EQ(two.out.substr(two.out.find("\n   #")), r.out.substr(r.out.find("\n   #")));
+
+  const Result limited = run_cli(
+      {"epd", "--file", epd.c_str(), "--nodes", "30", "--weights", net.c_str(), "--limit", "2"});
+  ASSERT_EQ(limited.status, 0) << limited.err;
+  EXPECT_EQ(limited.out.rfind(epd + ": 2 positions (the first 2)\n", 0), 0u) << limited.out;
+  EXPECT_NE(limited.out.find("\nsolved "), std::string::npos);
+  EXPECT_EQ(limited.out.find("category"), std::string::npos) << limited.out;  // one category
+}
+
+// README.md shows `avocet puzzles --help` and `avocet epd --help` verbatim (less trailing
+// spaces): a changed option must change the README too.
+TEST(Cli, ReadmeShowsTheSubcommandHelp) {
+  const auto strip_trailing_spaces = [](const std::string& text) {
+    std::string out;
+    std::istringstream in(text);
+    for (std::string line; std::getline(in, line);) {
+      line.erase(line.find_last_not_of(' ') + 1);
+      out += line + "\n";
+    }
+    return out;
+  };
+  const std::string readme =
+      strip_trailing_spaces(read_text(std::string(AVOCET_SOURCE_DIR) + "/README.md"));
+  for (const char* command : {"puzzles", "epd"}) {
+    const Result r = run_cli({command, "--help"});
+    ASSERT_EQ(r.status, 0);
+    EXPECT_NE(readme.find("```\n" + strip_trailing_spaces(r.out) + "```\n"), std::string::npos)
+        << command << " --help is not in README.md as it prints:\n"
+        << r.out;
+  }
 }
 
 TEST(Cli, TbPrintsWdlDtzAndEveryMoveBestFirst) {

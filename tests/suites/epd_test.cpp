@@ -41,5 +41,31 @@ TEST(Epd, MalformedLines) {
     EXPECT_THROW(parse_epd_line(bad), std::invalid_argument) << bad;
 }
 
+TEST(Epd, CategoryIsTheIdWithoutItsNumber) {
+  EXPECT_EQ(epd_category("Undermine.001"), "Undermine");
+  EXPECT_EQ(epd_category("STS(v1.0) Undermine.001"), "Undermine");
+  EXPECT_EQ(epd_category("STS(v2.2) Open Files and Diagonals.015"), "Open Files and Diagonals");
+  EXPECT_EQ(epd_category("BK.01"), "BK");
+  EXPECT_EQ(epd_category("mate.1"), "mate");
+  EXPECT_EQ(epd_category(""), "");
+  EXPECT_EQ(epd_category("position 12"), "");
+  EXPECT_EQ(epd_category("v1.0a"), "");
+  EXPECT_EQ(epd_category(".001"), "");
+  EXPECT_EQ(epd_category("Undermine."), "");
+}
+
+TEST(Epd, ExpectedMovesInSan) {
+  EXPECT_EQ(expected_epd_moves(parse_epd_line("r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/"
+                                              "RNB1K1NR w KQkq - bm Qxf7#; am Qh4;")),
+            "bm Qxf7# am Qh4");
+  EXPECT_EQ(expected_epd_moves(parse_epd_line("4k3/8/8/8/8/8/4P3/4K3 w - - am e4 e3;")),
+            "am e4 e3");
+  // STS: the points, best first (ties in the file's order).
+  EXPECT_EQ(expected_epd_moves(
+                parse_epd_line("1kr5/3n4/q3p2p/p2n2p1/PppB1P2/5BP1/1P2Q2P/3R2K1 w - - bm f5; "
+                               "c0 \"f5=10, Be5+=2, Bf2=3, Bg4=2\";")),
+            "f5=10 Bf2=3 Be5+=2 Bg4=2");
+}
+
 }  // namespace
 }  // namespace avocet::suites

@@ -26,4 +26,13 @@ EpdEntry parse_epd_line(std::string_view line);
 int score_epd_move(const EpdEntry& entry, Move move);
 int max_epd_score(const EpdEntry& entry);
 
+// What the entry asks for, in SAN, to show beside a miss: "bm Qxf7#", "am e4", "bm Nf3 am
+// e4", or the STS points best first, "f5=10 Bf2=3 Be5+=2 Bg4=2".
+std::string expected_epd_moves(const EpdEntry& entry);
+
+// The category an id names, as STS scores per theme: the id without its running number and
+// without a leading "STS(...)" tag: "Undermine.001" and "STS(v1.0) Undermine.001" give
+// "Undermine", "BK.01" gives "BK". Empty when the id has no ".<digits>" ending.
+std::string epd_category(std::string_view id);
+
 }  // namespace avocet::suites

@@ -1,0 +1,83 @@
+// The checks every subcommand applies to its numbers and positions, and the search budget
+// options that `puzzles` and `epd` share (see commands.h).
+#include <fmt/format.h>
+
+#include <chrono>
+#include <cmath>
+#include <stdexcept>
+
+#include "avocet/chess/position.h"
+#include "avocet/search/search.h"
+#include "commands.h"
+
+namespace avocet::cli {
+
+void check_range(std::string_view name, long long value, long long min, long long max) {
+  if (value >= min && value <= max) return;
+  if (max == kNoMaximum)
+    throw std::invalid_argument(fmt::format("--{} must be >= {}, got {}", name, min, value));
+  throw std::invalid_argument(fmt::format("--{} must be {} to {}, got {}", name, min, max, value));
+}
+
+long long integer_option(const cxxopts::ParseResult& parsed, const std::string& name, long long min,
+                         long long max) {
+  const long long value = parsed[name].as<long long>();
+  check_range(name, value, min, max);
+  return value;
+}
+
+std::optional<long long> optional_integer_option(const cxxopts::ParseResult& parsed,
+                                                 const std::string& name, long long min,
+                                                 long long max) {
+  if (!parsed.count(name)) return std::nullopt;
+  return integer_option(parsed, name, min, max);
+}
+
+double positive_number_option(const cxxopts::ParseResult& parsed, const std::string& name) {
+  const double value = parsed[name].as<double>();
+  if (!(std::isfinite(value) && value > 0))
+    throw std::invalid_argument(fmt::format("--{} must be > 0, got {}", name, value));
+  return value;
+}
+
+std::string fen_or_startpos(const std::string& text) {
+  return text == "startpos" ? std::string(kStartFen) : text;
+}
+
+std::string SearchBudget::text(std::string_view per) const {
+  if (movetime_ms) return fmt::format("{} ms/{}", *movetime_ms, per);
+  return fmt::format("{} nodes/{}", nodes.value_or(0), per);
+}
+
+void SearchBudget::apply(search::SearchControl& control) const {
+  if (movetime_ms)
+    control.set_deadline(std::chrono::steady_clock::now() +
+                         std::chrono::milliseconds(*movetime_ms));
+  else if (nodes)
+    control.node_limit = uint64_t(*nodes);
+}
+
+void add_search_budget_options(cxxopts::Options& options, std::string_view per,
+                               const SearchBudget& fallback) {
+  const std::string nodes_help =
+      fallback.nodes ? fmt::format("nodes per {} (default: {})", per, *fallback.nodes)
+                     : fmt::format("nodes per {}, instead of --movetime", per);
+  const std::string movetime_help =
+      fallback.movetime_ms
+          ? fmt::format("milliseconds per {} (default: {})", per, *fallback.movetime_ms)
+          : fmt::format("milliseconds per {}, instead of --nodes", per);
+  options.add_options()("nodes", nodes_help, cxxopts::value<long long>(), "N")(
+      "movetime", movetime_help, cxxopts::value<long long>(), "MS");
+}
+
+std::optional<SearchBudget> given_search_budget(const cxxopts::ParseResult& parsed) {
+  SearchBudget budget;
+  budget.nodes = optional_integer_option(parsed, "nodes", 1);
+  budget.movetime_ms = optional_integer_option(parsed, "movetime", 1);
+  if (budget.nodes && budget.movetime_ms)
+    throw std::invalid_argument("--nodes and --movetime exclude each other; give one");
+  if (!budget.nodes && !budget.movetime_ms) return std::nullopt;
+  return budget;
+}
+
+}  // namespace avocet::cli
