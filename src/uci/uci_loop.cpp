@@ -508,8 +508,12 @@ bool UciLoop::load_network(const std::string& file) {
       } catch (const std::exception&) {
       }
     }
-    report_error_line(fmt::format("info string ERROR: EvalFile: {}; keeping {}\n",
-                                  printable(e.what()), current_net()));
+    const std::string line = fmt::format("info string ERROR: EvalFile: {}; keeping {}\n",
+                                         printable(e.what()), current_net());
+    report_error_line(line);
+    // And again before the next search, where a GUI's log shows the game: GUIs send their
+    // options right after uciok, where the line is easily lost.
+    reports_ += line;
     return false;
   }
   use_network(net, file);

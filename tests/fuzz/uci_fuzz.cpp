@@ -1,6 +1,6 @@
 // libFuzzer target: the UCI line handler. Each input is a session of lines sent to a loop
 // playing with the material evaluator; the session ends with `stop` and `quit`. Lines that
-// would only make a session slow (deep perft, huge Hash, many threads, loading files) are
+// would only make a session slow (deep perft, huge Hash, many threads, loading files, bench) are
 // skipped: they are covered by the unit and black-box tests.
 #include <algorithm>
 #include <cctype>
@@ -22,6 +22,8 @@ bool too_slow(std::string_view line) {
   const auto has = [&](const char* word) { return text.find(word) != std::string::npos; };
   // Both checks apply to every line: a mutated line can hold "setoption" and "perft" at once.
   if (has("setoption") && (has("hash") || has("threads") || has("evalfile"))) return true;
+  // The bench: ten fixed searches with a default-sized (64 MB) table, whatever it was sent.
+  if (has("bench")) return true;
   if (!has("perft")) return false;
   // Depths 1-3 only: any number after "perft" above 3 is skipped.
   int number = 0;

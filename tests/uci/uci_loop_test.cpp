@@ -186,6 +186,28 @@ TEST(UciLoop, BenchTakesNoArguments) {
             "searches to another depth)\n");
 }
 
+// An EvalFile that cannot be loaded is an ERROR line at once (stdout and stderr), repeated
+// before the next search, naming the net that plays instead; that net plays.
+TEST(UciLoop, UnloadableEvalFileIsRepeatedBeforeTheNextSearch) {
+  Session s;
+  s.send("setoption name EvalFile value /nonexistent.safetensors");
+  const std::string line =
+      "info string ERROR: EvalFile: /nonexistent.safetensors: cannot open: No such file or "
+      "directory; keeping material\n";
+  EXPECT_EQ(s.text(), line);
+  EXPECT_EQ(s.err.str(), line);
+  s.send("position startpos");
+  s.send("go depth 1");
+  s.loop.wait_for_search();
+  EXPECT_EQ(s.text().substr(line.size()).rfind("info string net material\n" + line, 0), 0u)
+      << s.text();
+  EXPECT_EQ(count(s.text(), "bestmove "), 1);
+  EXPECT_EQ(s.loop.option("EvalFile"), "<embedded>");
+  s.send("go depth 1");
+  s.loop.wait_for_search();
+  EXPECT_EQ(count(s.text(), "info string ERROR"), 2) << "repeated once only: " << s.text();
+}
+
 // UCI_AnalyseMode is accepted as GUIs send it; the search is the same in analysis and play.
 TEST(UciLoop, AnalyseModeIsAccepted) {
   Session s;
