@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "avocet/build_info.h"
+#include "avocet/nn/network.h"
 #include "avocet/uci/uci_loop.h"
 #include "commands.h"
 
@@ -188,7 +189,11 @@ int uci_command(const Args& args, const Streams& io) {
           fmt::format("{}: unknown option '{}' (avocet --help lists them)", arg, name));
     try {
       uci::validate(*spec, value);
-    } catch (const std::invalid_argument& e) {
+      // A net that cannot be read is named here, in the form of every bad argument; the
+      // loop below would report it as an engine that plays on with the embedded net.
+      if (spec->effect == uci::OptionEffect::Network && value != uci::kEmbeddedNet)
+        nn::Network::load_file(value);
+    } catch (const std::exception& e) {
       throw std::invalid_argument(fmt::format("{}: {}", arg, e.what()));
     }
     settings.emplace_back(std::string(spec->name), value);

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 #include <stdlib.h>
 
+#include <algorithm>
 #include <string>
 
 #include "../test_data.h"
@@ -97,27 +98,33 @@ TEST(BlackBox, BenchInTheLoopGivesTheSubcommandsSignature) {
   const std::string out = engine.read_until("Nodes/second", 60000);
   EXPECT_EQ(signature(out), expected) << out;
   // Plain lines, one per position, then the signature.
-  EXPECT_NE(out.find(" nodes, depth 7: rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\n"),
+  EXPECT_NE(out.find(" nodes, 7 iterations, depth "), std::string::npos) << out;
+  EXPECT_NE(out.find(": rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\n"),
             std::string::npos)
       << out;
   engine.send("quit");
   EXPECT_EQ(engine.wait_exit(3000), 0);
 }
 
-// python-chess's handshake, as lichess-bot runs it: options as arguments, `uci`, setoption
-// lines, `isready`. python-chess drops what comes before `uciok` and warns about anything but
-// `readyok` after `isready`: so the misspelt options are reported on stderr as well, and the
-// tables found are reported by the next `go`.
+// python-chess's handshake, as lichess-bot runs it: engine_options as arguments, `uci`,
+// setoption lines (uci_options), `isready`. python-chess drops what comes before `uciok` and
+// warns about anything but `readyok` after `isready`: so the misspelt setoptions are reported
+// on stderr as well, and the tables found are reported by the next `go`. (A bad argument
+// stops the engine before the loop: BlackBox.BadArgumentsStopTheEngineWithStatus2.)
 TEST(BlackBox, HandshakeAsPythonChessRunsIt) {
-  EngineProcess engine({"--Treads=2", "--Hash=abc", "--Move Overhead=100",
-                        "--EvalFile=" + testing::data_path("tiny_house.safetensors")},
-                       true);
+  EngineProcess engine(
+      {"--Move Overhead=100", "--EvalFile=" + testing::data_path("tiny_house.safetensors")}, true);
   engine.send("uci");
   EXPECT_NE(engine.read_until("uciok").find("info string net tiny_house"), std::string::npos);
+  engine.send("setoption name Treads value 2");
+  engine.send("setoption name Hash value abc");
   engine.send("setoption name SyzygyPath value " + testing::data_path("syzygy"));
   engine.send("setoption name UCI_ShowWDL value true");
   engine.send("isready");
-  EXPECT_EQ(engine.read_until("readyok"), "readyok\n");
+  EXPECT_EQ(engine.read_until("readyok"),
+            "info string error: setoption: unknown option 'Treads'\n"
+            "info string error: option Hash: expected an integer, got 'abc'\n"
+            "readyok\n");
   engine.send("position startpos");
   engine.send("go depth 1");
   const std::string search = engine.read_until("bestmove");
@@ -139,7 +146,8 @@ std::string last_bestmove(const std::string& text) {
 // A bad EvalFile is the one error a GUI must not hide: the line names the file, the reason
 // and the net that plays instead, on stdout and on stderr.
 TEST(BlackBox, BadEvalFileIsAnErrorOnStdoutAndStderr) {
-  EngineProcess engine({"--EvalFile=/nonexistent.safetensors"}, true);
+  EngineProcess engine({}, true);
+  engine.send("setoption name EvalFile value /nonexistent.safetensors");
   const std::string out = engine.read_until("info string ERROR", 3000);
   const std::string expected =
       "info string ERROR: EvalFile: /nonexistent.safetensors: cannot open: No such file or "
@@ -149,6 +157,26 @@ TEST(BlackBox, BadEvalFileIsAnErrorOnStdoutAndStderr) {
   engine.send("quit");
   EXPECT_EQ(engine.wait_exit(3000), 0);
   EXPECT_EQ(engine.read_stderr(), line);
+}
+
+// Arguments are checked before the loop starts: a misspelt name, a bad value or a net that
+// cannot be read is one `avocet:` line on stderr, nothing on stdout, and status 2, which
+// lichess-bot reports as an engine that did not start.
+TEST(BlackBox, BadArgumentsStopTheEngineWithStatus2) {
+  for (const auto& [arg, error] :
+       {std::pair{"--Treads=2", "avocet: --Treads=2: unknown option 'Treads'"},
+        std::pair{"--Hash=abc", "avocet: --Hash=abc: option Hash: expected an integer, got 'abc'"},
+        std::pair{"--EvalFile=/nonexistent.safetensors",
+                  "avocet: --EvalFile=/nonexistent.safetensors: /nonexistent.safetensors: "
+                  "cannot open: No such file or directory"}}) {
+    SCOPED_TRACE(arg);
+    EngineProcess engine({arg}, true);
+    const std::string err = engine.read_stderr();
+    EXPECT_EQ(err.rfind(error, 0), 0u) << err;
+    EXPECT_EQ(std::count(err.begin(), err.end(), '\n'), 1) << err;
+    EXPECT_EQ(engine.wait_exit(3000), 2);
+    EXPECT_EQ(engine.read_until("", 100), "<timeout waiting for ''>");  // nothing on stdout
+  }
 }
 
 // End of input is `quit`, as in Stockfish: a search held by `infinite` or `ponder` stops,

@@ -537,8 +537,7 @@ TEST(UciLoop, ClockForTheOpponentOnlyMovesAtOnce) {
     ASSERT_TRUE(eventually([&] { return count(s.text(), "bestmove ") == 1; }));
     const std::string out = s.text();
     EXPECT_EQ(out.rfind(error, 0), 0u) << out;
-    EXPECT_NE(out.find("info depth 1 "), std::string::npos) << out;
-    EXPECT_EQ(out.find("info depth 2 "), std::string::npos) << out;
+    EXPECT_EQ(count(out, "info depth "), 1) << out;  // one iteration
     EXPECT_NO_THROW(parse_uci(s.loop.game().position(), bestmove_of(out))) << out;
   }
   // With the side to move's own clock, the opponent's alone is no fault.
