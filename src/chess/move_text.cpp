@@ -29,10 +29,9 @@ std::string to_uci(Move m, bool chess960) {
 }
 
 Move parse_uci(const Position& pos, std::string_view text, bool chess960) {
-  const bool well_formed =
-      (text.size() == 4 || text.size() == 5) && parse_square(text.substr(0, 2)) &&
-      parse_square(text.substr(2, 2)) &&
-      (text.size() == 4 || (promotion_from_char(text[4]) && text[4] == char(text[4] | 0x20)));
+  const bool well_formed = (text.size() == 4 || text.size() == 5) &&
+                           parse_square(text.substr(0, 2)) && parse_square(text.substr(2, 2)) &&
+                           (text.size() == 4 || promotion_from_char(text[4]));
   if (!well_formed)
     throw MoveError(fmt::format("'{}' is not a move in UCI notation (e.g. e2e4, e7e8q)", text));
   const Square from = *parse_square(text.substr(0, 2));

@@ -57,6 +57,18 @@ TEST(MoveText, CastlingInBothModes) {
   EXPECT_EQ(to_uci(parse_san(stays, "O-O"), true), "g1h1");
 }
 
+// As Stockfish, an upper-case promotion letter is read; moves are written in lower case.
+TEST(MoveText, UpperCasePromotionLetter) {
+  const Position pos = Position::from_fen("1n5k/P7/8/8/8/8/8/K7 w - - 0 1");
+  for (const char* text : {"a7a8Q", "a7a8R", "a7a8B", "a7a8N", "a7b8Q"}) {
+    const Move m = parse_uci(pos, text);
+    EXPECT_EQ(m, parse_uci(pos, std::string(text).substr(0, 4) + char(text[4] | 0x20))) << text;
+    EXPECT_EQ(to_uci(m), std::string(text).substr(0, 4) + char(text[4] | 0x20));
+  }
+  EXPECT_THROW(parse_uci(pos, "a7a8K"), MoveError);
+  EXPECT_THROW(parse_uci(pos, "a7a8P"), MoveError);
+}
+
 TEST(MoveText, UciErrors) {
   const Position pos = Position::start();
   EXPECT_THROW(parse_uci(pos, "e2e5"), MoveError);

@@ -20,7 +20,8 @@ class MoveError : public std::invalid_argument {
 // With `chess960`, castling is written as the king taking its own rook (e1h1), as UCI_Chess960
 // GUIs expect; else as the king's move (e1g1). Promotions are lower case.
 std::string to_uci(Move m, bool chess960 = false);
-// The legal move `text` names in `pos`, castling written as to_uci writes it in that mode.
+// The legal move `text` names in `pos`, castling written as to_uci writes it in that mode; an
+// upper-case promotion letter (a7a8Q) is accepted, as Stockfish accepts it.
 Move parse_uci(const Position& pos, std::string_view text, bool chess960 = false);
 
 // SAN with check (+) and mate (#) suffixes, as python-chess writes it.
