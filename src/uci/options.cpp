@@ -130,6 +130,8 @@ std::vector<OptionSpec> make_specs() {
       engine_spin("Move Overhead", 0, 5000, &EngineOptions::move_overhead_ms,
                   "milliseconds kept back per move"),
       loop_check("UCI_ShowWDL", &Settings::show_wdl, "add wdl to info lines"),
+      loop_check("UCI_Chess960", &Settings::chess960,
+                 "Chess960: castling as king takes rook (e1h1), X-FEN/Shredder-FEN castling"),
       file_string("EvalFile", &Settings::eval_file, kEmbeddedNet, E::Network,
                   "network file (safetensors)"),
       mode_combo(),

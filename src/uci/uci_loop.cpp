@@ -246,12 +246,18 @@ void UciLoop::on_position(const std::vector<std::string_view>& words) {
     start = Position::start();
   } else if (words[1] == "fen") {
     start = Position::from_fen(join(words, 2, moves_at));
+    // Standard move text cannot name every Chess960 castling (b1c1 is also a king step).
+    if (!settings_.chess960 && !start.has_standard_castling())
+      return error(fmt::format(
+          "position: castling rights '{}' need Chess960 (a king or castling rook off its "
+          "standard square): set UCI_Chess960 to true",
+          split_words(start.fen())[2]));
   } else {
     return error(fmt::format("position: expected 'startpos' or 'fen', got '{}'", words[1]));
   }
   Game game(start);
   for (size_t i = moves_at + 1; i < words.size(); ++i)
-    game.play(parse_uci(game.position(), words[i]));
+    game.play(parse_uci(game.position(), words[i], settings_.chess960));
   game_ = std::move(game);
 }
 
@@ -263,7 +269,7 @@ void UciLoop::on_go(const std::vector<std::string_view>& words) {
     if (ec != std::errc() || end != text.data() + text.size() || depth < 1 || depth > 20)
       return error(fmt::format("go perft: depth must be an integer from 1 to 20, got '{}'", text));
     std::lock_guard lock(out_mutex_);
-    write_perft_report(out_, game_.position(), depth);
+    write_perft_report(out_, game_.position(), depth, settings_.chess960);
     return;
   }
   if (engine_.searching()) return error("go: a search is already running (send stop first)");
@@ -311,7 +317,7 @@ void UciLoop::on_go(const std::vector<std::string_view>& words) {
           if (!parse_square(text.substr(0, 2)) || text.size() < 4) break;  // the next keyword
           ++i;
           try {
-            request.searchmoves.push_back(parse_uci(game_.position(), text));
+            request.searchmoves.push_back(parse_uci(game_.position(), text, settings_.chess960));
           } catch (const std::exception& e) {
             note(e.what());
           }
@@ -341,18 +347,19 @@ void UciLoop::on_go(const std::vector<std::string_view>& words) {
   engine_.set_game(game_);
   const int multipv = settings_.engine.multipv;
   const bool wdl = settings_.show_wdl;
-  engine_.go(request, {[this, multipv, wdl](const search::SearchInfo& info) {
-                         print_info(info, multipv, wdl);
+  const bool chess960 = settings_.chess960;
+  engine_.go(request, {[this, multipv, wdl, chess960](const search::SearchInfo& info) {
+                         print_info(info, multipv, wdl, chess960);
                        },
-                       [this](Move best, Move ponder) {
+                       [this, chess960](Move best, Move ponder) {
                          if (best.is_none()) return print("bestmove (none)\n");
-                         std::string text = "bestmove " + to_uci(best);
-                         if (!ponder.is_none()) text += " ponder " + to_uci(ponder);
+                         std::string text = "bestmove " + to_uci(best, chess960);
+                         if (!ponder.is_none()) text += " ponder " + to_uci(ponder, chess960);
                          print(text + "\n");
                        }});
 }
 
-void UciLoop::print_info(const search::SearchInfo& info, int multipv, bool wdl) {
+void UciLoop::print_info(const search::SearchInfo& info, int multipv, bool wdl, bool chess960) {
   const search::IterationReport& r = info.report;
   multipv = std::min<int>(multipv, int(r.lines.size()));
   const long ms = long(info.seconds * 1000);
@@ -391,7 +398,7 @@ void UciLoop::print_info(const search::SearchInfo& info, int multipv, bool wdl) 
     std::string pv;
     for (Move m : line.pv) {
       pv += ' ';  // two appends: gcc 12's -Wrestrict misfires on " " + std::string
-      pv += to_uci(m);
+      pv += to_uci(m, chess960);
     }
     text += fmt::format(
         "info depth {} seldepth {} multipv {} score {} nodes {} nps {} time {} "

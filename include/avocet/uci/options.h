@@ -26,6 +26,7 @@ struct Settings {
   search::EngineOptions engine;
   bool ponder = false;    // a hint to the GUI; `go ponder` works either way
   bool show_wdl = false;  // add `wdl W D L` to info lines
+  bool chess960 = false;  // castling text as king takes rook; Chess960 castling in FENs
   std::string eval_file{kEmbeddedNet};
   std::string syzygy_path{kNoTablebases};
 };

@@ -82,7 +82,7 @@ class UciLoop {
   void option_error(std::string_view message);
   // An `info string ERROR: ...` line a GUI must not hide: on stdout and stderr both.
   void report_error_line(const std::string& line);
-  void print_info(const search::SearchInfo& info, int multipv, bool wdl);
+  void print_info(const search::SearchInfo& info, int multipv, bool wdl, bool chess960);
 
   std::ostream& out_;
   std::ostream& err_;
