@@ -231,7 +231,9 @@ void UciLoop::on_isready() {
 }
 
 void UciLoop::on_position(const std::vector<std::string_view>& words) {
-  // position startpos|fen F1 .. F6 [moves m1 m2 ...]; applied whole or not at all.
+  // position startpos|fen F1 .. F6 [moves m1 m2 ...]; applied whole or not at all, and a
+  // refused one leaves no position to search until a valid one comes.
+  has_position_ = false;
   size_t moves_at = words.size();
   for (size_t i = 1; i < words.size(); ++i)
     if (words[i] == "moves") moves_at = std::min(moves_at, i);
@@ -259,6 +261,7 @@ void UciLoop::on_position(const std::vector<std::string_view>& words) {
   for (size_t i = moves_at + 1; i < words.size(); ++i)
     game.play(parse_uci(game.position(), words[i], settings_.chess960));
   game_ = std::move(game);
+  has_position_ = true;
 }
 
 void UciLoop::on_go(const std::vector<std::string_view>& words) {
@@ -268,11 +271,17 @@ void UciLoop::on_go(const std::vector<std::string_view>& words) {
     const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), depth);
     if (ec != std::errc() || end != text.data() + text.size() || depth < 1 || depth > 20)
       return error(fmt::format("go perft: depth must be an integer from 1 to 20, got '{}'", text));
+    if (!has_position_) return error("go perft: no position (the last 'position' was refused)");
     std::lock_guard lock(out_mutex_);
     write_perft_report(out_, game_.position(), depth, settings_.chess960);
     return;
   }
   if (engine_.searching()) return error("go: a search is already running (send stop first)");
+  if (!has_position_) {
+    error("go: no position (the last 'position' was refused): send a valid one");
+    print("bestmove 0000\n");
+    return;
+  }
 
   // Every go must end in exactly one bestmove, or the GUI waits for ever. So a bad parameter
   // gets one error line (the first fault of the line is named) and is left out, and the

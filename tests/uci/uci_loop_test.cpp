@@ -176,6 +176,37 @@ TEST(UciLoop, Chess960OptionSwitchesCastlingText) {
   EXPECT_EQ(count(s.text(), "info string error"), 1) << s.text();
 }
 
+// A refused `position` leaves no position: a go must not play a move of the position before
+// it, which is illegal in the GUI's game. It answers one error line and `bestmove 0000`
+// until a valid position comes.
+TEST(UciLoop, RefusedPositionLeavesNoPositionToSearch) {
+  for (const char* refused :
+       {"position startpos moves e2e4 e7e5 e1e3", "position fen 8/8/8 w - - 0 1",
+        "position fen bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w HFhf - 0 1", "position"}) {
+    Session s;
+    s.send("position startpos moves e2e4");
+    s.send(refused);
+    const size_t at = s.text().size();
+    for (const char* go :
+         {"go depth 1", "go infinite", "go wtime 1000 btime 1000 searchmoves e7e5"}) {
+      s.send(go);
+      s.loop.wait_for_search();
+    }
+    const std::string no_position =
+        "info string error: go: no position (the last 'position' was refused): send a valid "
+        "one\nbestmove 0000\n";
+    EXPECT_EQ(s.text().substr(at), no_position + no_position + no_position) << refused;
+    s.send("go perft 1");
+    EXPECT_TRUE(s.text().ends_with(
+        "info string error: go perft: no position (the last 'position' was refused)\n"));
+    s.send("position startpos moves e2e4 e7e5");
+    s.send("go depth 1");
+    s.loop.wait_for_search();
+    EXPECT_EQ(count(s.text(), "bestmove "), 4) << s.text();
+    EXPECT_NO_THROW(parse_uci(s.loop.game().position(), bestmove_of(s.text()))) << refused;
+  }
+}
+
 TEST(UciLoop, EveryGoVariantGivesExactlyOneLegalBestmove) {
   for (const char* go : {"go depth 3", "go nodes 200", "go movetime 50", "go wtime 1000 btime 1000",
                          "go wtime 2000 btime 2000 winc 10 binc 10 movestogo 5",
@@ -387,7 +418,9 @@ TEST(UciLoop, BadLinesReportOneErrorAndKeepState) {
                            std::string_view(c.line).starts_with("setoption");
     EXPECT_EQ(s.err.str(), to_stderr ? c.error : "") << c.line;
     EXPECT_EQ(s.loop.game().position().fen(), before) << c.line;
-    // Still usable: answers isready and plays a legal move.
+    // Still usable: answers isready and plays a legal move (after a refused position, once a
+    // position comes: RefusedPositionLeavesNoPositionToSearch).
+    if (std::string_view(c.line).starts_with("position")) s.send("position startpos moves d2d4");
     s.send("isready");
     s.send("go depth 1");
     s.loop.wait_for_search();

@@ -94,6 +94,9 @@ class UciLoop {
   bool net_reported_ = false;
   std::string reports_;  // lines print_reports() owes
   Game game_;
+  // False after a refused `position` until a valid one: a `go` must not play a move of the
+  // position before (illegal in the GUI's game), so it answers `bestmove 0000`.
+  bool has_position_ = true;
 };
 
 // Splits a line on blanks (spaces, tabs, carriage returns).
