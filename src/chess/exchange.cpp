@@ -114,14 +114,15 @@ bool gives_check(const Position& pos, Move m) {
   Bitboard occupied = (pos.occupied() ^ from) | to;
   Bitboard ours = (pos.pieces(us) ^ from) | to;
   Square checker = to;  // the square whose piece may give a direct check
+  Bitboard landed(to);  // where the moved pieces stand now
   if (m.kind() == MoveKind::EnPassant) occupied ^= to - pawn_push(us);
   if (m.kind() == MoveKind::Castling) {
-    const bool king_side = file_of(to) == File::G;
-    const Square rook_from = make_square(king_side ? File::H : File::A, rank_of(to));
-    const Square rook_to = make_square(king_side ? File::F : File::D, rank_of(to));
-    occupied = (occupied ^ rook_from) | rook_to;
-    ours = (ours ^ rook_from) | rook_to;
+    // King takes rook: both leave their squares (`to` is the rook's), then land.
+    const Square king_to = castling_king_to(m), rook_to = castling_rook_to(m);
+    occupied = (pos.occupied() ^ from ^ to) | king_to | rook_to;
+    ours = (pos.pieces(us) ^ from ^ to) | king_to | rook_to;
     checker = rook_to;
+    landed = Bitboard(king_to) | rook_to;
     moved = PieceType::Rook;
   }
 
@@ -147,7 +148,7 @@ bool gives_check(const Position& pos, Move m) {
   }
   // Discovered check: one of our other sliders now sees the king. The moved piece was
   // covered above, so its old square (vacated) and new one are left out.
-  const Bitboard others = ours & ~Bitboard(checker) & ~Bitboard(to);
+  const Bitboard others = ours & ~landed;
   const Bitboard rooks = pos.pieces(us, PieceType::Rook, PieceType::Queen) & others;
   const Bitboard bishops = pos.pieces(us, PieceType::Bishop, PieceType::Queen) & others;
   return bool((rook_attacks(king, occupied) & rooks) | (bishop_attacks(king, occupied) & bishops));

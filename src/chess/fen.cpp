@@ -2,6 +2,7 @@
 // with a message naming the field and the fault.
 #include <fmt/format.h>
 
+#include <array>
 #include <charconv>
 #include <vector>
 
@@ -49,19 +50,19 @@ int parse_clock(std::string_view text, const char* what, int minimum) {
   return value;
 }
 
-struct CastlingRequirement {
-  char letter;
-  CastlingRight right;
-  Color color;
-  Square king;
-  Square rook;
-};
-constexpr CastlingRequirement kCastlingRequirements[] = {
-    {'K', kWhiteKingSide, Color::White, Square::E1, Square::H1},
-    {'Q', kWhiteQueenSide, Color::White, Square::E1, Square::A1},
-    {'k', kBlackKingSide, Color::Black, Square::E8, Square::H8},
-    {'q', kBlackQueenSide, Color::Black, Square::E8, Square::A8},
-};
+const char* rank_name(Color c) { return c == Color::White ? "first" : "eighth"; }
+
+// A castling field letter: KQkq (X-FEN: the outermost rook on that side of the king) or a
+// rook's file, A-H for white and a-h for black (Shredder-FEN, and X-FEN for an inner rook).
+bool is_castling_letter(char c) {
+  const char upper = char(c & ~0x20);
+  return upper == 'K' || upper == 'Q' || (upper >= 'A' && upper <= 'H');
+}
+
+// The file letter of a castling rook on `rook`, in the colour's case.
+char file_letter(Color c, Square rook) {
+  return char((c == Color::White ? 'A' : 'a') + index(file_of(rook)));
+}
 
 }  // namespace
 
@@ -78,14 +79,14 @@ class FenParser {
     pos.board_.fill(Piece::None);
     parse_placement(pos, fields[0]);
     parse_side(pos, fields[1]);
-    parse_castling(pos, fields[2]);
+    check_castling_syntax(fields[2]);
     const Square en_passant = parse_en_passant(pos, fields[3]);
     if (fields.size() == 6) {
       pos.halfmove_clock_ = uint16_t(parse_clock(fields[4], "halfmove clock", 0));
       pos.fullmove_number_ = uint16_t(parse_clock(fields[5], "fullmove number", 1));
     }
     check_material(pos);
-    check_castling(pos);
+    parse_castling(pos, fields[2]);
     check_checks(pos);
     pos.key_ = pos.compute_key();
     if (en_passant != Square::None) pos.set_en_passant_if_legal(en_passant);
@@ -132,19 +133,66 @@ class FenParser {
       throw FenError(fmt::format("side to move must be 'w' or 'b', got '{}'", field));
   }
 
+  static void check_castling_syntax(std::string_view field) {
+    if (field == "-") return;
+    for (size_t i = 0; i < field.size(); ++i) {
+      if (!is_castling_letter(field[i]))
+        throw FenError(fmt::format(
+            "invalid castling field '{}': expected '-', letters from 'KQkq' or rook files "
+            "('A'-'H' for white, 'a'-'h' for black)",
+            field));
+      if (field.find(field[i]) != i)
+        throw FenError(fmt::format("castling field '{}' repeats '{}'", field, field[i]));
+    }
+  }
+
+  // Runs once the kings are known to be there: each letter names a rook beside its king.
   static void parse_castling(Position& pos, std::string_view field) {
     pos.castling_ = kNoCastling;
     if (field == "-") return;
-    for (char c : field) {
-      const CastlingRequirement* req = nullptr;
-      for (const auto& r : kCastlingRequirements)
-        if (r.letter == c) req = &r;
-      if (!req)
+    std::array<char, 4> letter_of_right{};  // for the message when a right comes twice
+    for (char letter : field) {
+      const Color c = letter >= 'a' ? Color::Black : Color::White;
+      const char upper = char(letter & ~0x20);
+      const Square king = pos.king_square(c);
+      const Rank back_rank = c == Color::White ? Rank::R1 : Rank::R8;
+      if (rank_of(king) != back_rank)
         throw FenError(
-            fmt::format("invalid castling field '{}': expected '-' or letters from 'KQkq'", field));
-      if (pos.castling_ & req->right)
-        throw FenError(fmt::format("castling field '{}' repeats '{}'", field, c));
-      pos.castling_ |= req->right;
+            fmt::format("castling right '{}' needs the {} king on the {} rank, not on {}", letter,
+                        color_name(c), rank_name(c), square_name(king)));
+      const Bitboard rooks = pos.pieces(c, PieceType::Rook) & rank_bb(back_rank);
+      Square rook = Square::None;
+      if (upper == 'K' || upper == 'Q') {
+        const bool king_side = upper == 'K';
+        // The outermost rook on that side: scan from the corner towards the king.
+        for (int f = king_side ? 7 : 0; f != index(file_of(king)); f += king_side ? -1 : 1) {
+          if (rooks.has(make_square(File(f), back_rank))) {
+            rook = make_square(File(f), back_rank);
+            break;
+          }
+        }
+        if (rook == Square::None)
+          throw FenError(fmt::format(
+              "castling right '{}' needs a {} rook on the {} rank on the {}-side of the king on {}",
+              letter, color_name(c), rank_name(c), king_side ? 'h' : 'a', square_name(king)));
+      } else {
+        rook = make_square(File(upper - 'A'), back_rank);
+        if (!rooks.has(rook))
+          throw FenError(fmt::format("castling right '{}' needs a {} rook on {}", letter,
+                                     color_name(c), square_name(rook)));
+      }
+      const bool king_side = index(rook) > index(king);
+      const CastlingRight right = castling_right(c, king_side);
+      if (pos.castling_ & right)
+        throw FenError(
+            fmt::format("castling field '{}' gives {} two {}-side castling rights ('{}' "
+                        "and '{}')",
+                        field, color_name(c), king_side ? 'h' : 'a',
+                        letter_of_right[size_t(index(right))], letter));
+      letter_of_right[size_t(index(right))] = letter;
+      pos.castling_ |= right;
+      pos.castling_rooks_[size_t(index(right))] = rook;
+      pos.castling_squares_ |= Bitboard(king) | rook;
     }
   }
 
@@ -190,17 +238,6 @@ class FenParser {
                                  square_name(misplaced.first())));
   }
 
-  static void check_castling(const Position& pos) {
-    for (const auto& req : kCastlingRequirements) {
-      if (!(pos.castling_ & req.right)) continue;
-      if (pos.piece_on(req.king) != make_piece(req.color, PieceType::King) ||
-          pos.piece_on(req.rook) != make_piece(req.color, PieceType::Rook))
-        throw FenError(fmt::format("castling right '{}' needs the {} king on {} and a rook on {}",
-                                   req.letter, color_name(req.color), square_name(req.king),
-                                   square_name(req.rook)));
-    }
-  }
-
   static void check_checks(const Position& pos) {
     const Color them = ~pos.side_;
     if (pos.attackers_to(pos.king_square(them), pos.occupied()) & pos.pieces(pos.side_))
@@ -232,8 +269,24 @@ std::string Position::fen() const {
   }
   out += side_ == Color::White ? " w " : " b ";
   if (castling_ == kNoCastling) out += '-';
-  for (const auto& req : kCastlingRequirements)
-    if (castling_ & req.right) out += req.letter;
+  for (Color c : {Color::White, Color::Black}) {
+    for (bool king_side : {true, false}) {
+      const CastlingRight right = castling_right(c, king_side);
+      if (!can_castle(right)) continue;
+      // X-FEN: K or Q when the castling rook is the outermost rook on its side of the king,
+      // else its file; standard positions always get KQkq.
+      const Square rook = castling_rook(right);
+      const Bitboard beyond =
+          king_side
+              ? between(rook, relative_square(c, Square::H1)) | relative_square(c, Square::H1)
+              : between(rook, relative_square(c, Square::A1)) | relative_square(c, Square::A1);
+      const bool outermost = !(pieces(c, PieceType::Rook) & beyond & ~Bitboard(rook));
+      if (outermost)
+        out += c == Color::White ? (king_side ? 'K' : 'Q') : (king_side ? 'k' : 'q');
+      else
+        out += file_letter(c, rook);
+    }
+  }
   out += ' ';
   out += square_name(en_passant_);
   out += fmt::format(" {} {}", halfmove_clock_, fullmove_number_);

@@ -20,25 +20,28 @@ std::optional<PieceType> promotion_from_char(char c) {
 
 }  // namespace
 
-std::string to_uci(Move m) {
+std::string to_uci(Move m, bool chess960) {
   if (m.is_none()) return "0000";
-  std::string text = square_name(m.from()) + square_name(m.to());
+  const Square to = m.kind() == MoveKind::Castling && !chess960 ? castling_king_to(m) : m.to();
+  std::string text = square_name(m.from()) + square_name(to);
   if (m.kind() == MoveKind::Promotion) text += kPromotionLetters[index(m.promotion()) - 1];
   return text;
 }
 
-Move parse_uci(const Position& pos, std::string_view text) {
-  const bool well_formed =
-      (text.size() == 4 || text.size() == 5) && parse_square(text.substr(0, 2)) &&
-      parse_square(text.substr(2, 2)) &&
-      (text.size() == 4 || (promotion_from_char(text[4]) && text[4] == char(text[4] | 0x20)));
+Move parse_uci(const Position& pos, std::string_view text, bool chess960) {
+  const bool well_formed = (text.size() == 4 || text.size() == 5) &&
+                           parse_square(text.substr(0, 2)) && parse_square(text.substr(2, 2)) &&
+                           (text.size() == 4 || promotion_from_char(text[4]));
   if (!well_formed)
     throw MoveError(fmt::format("'{}' is not a move in UCI notation (e.g. e2e4, e7e8q)", text));
   const Square from = *parse_square(text.substr(0, 2));
   const Square to = *parse_square(text.substr(2, 2));
   const PieceType promotion = text.size() == 5 ? *promotion_from_char(text[4]) : PieceType::None;
-  for (Move m : legal_moves(pos))
-    if (m.from() == from && m.to() == to && m.promotion() == promotion) return m;
+  for (Move m : legal_moves(pos)) {
+    const Square written_to =
+        m.kind() == MoveKind::Castling && !chess960 ? castling_king_to(m) : m.to();
+    if (m.from() == from && written_to == to && m.promotion() == promotion) return m;
+  }
   throw MoveError(fmt::format("illegal move '{}' in position {}", text, pos.fen()));
 }
 
@@ -46,7 +49,7 @@ std::string to_san(const Position& pos, Move m) {
   std::string san;
   const PieceType moving = type_of(pos.piece_on(m.from()));
   if (m.kind() == MoveKind::Castling) {
-    san = index(m.to()) > index(m.from()) ? "O-O" : "O-O-O";
+    san = is_king_side_castling(m) ? "O-O" : "O-O-O";
   } else if (moving == PieceType::Pawn) {
     if (file_of(m.from()) != file_of(m.to())) {
       san += char('a' + index(file_of(m.from())));
@@ -100,8 +103,7 @@ Move parse_san(const Position& pos, std::string_view text) {
   if (text == "O-O" || text == "0-0" || text == "O-O-O" || text == "0-0-0") {
     const bool king_side = text.size() == 3;
     for (Move m : legal_moves(pos))
-      if (m.kind() == MoveKind::Castling && (index(m.to()) > index(m.from())) == king_side)
-        return m;
+      if (m.kind() == MoveKind::Castling && is_king_side_castling(m) == king_side) return m;
     return fail("illegal");
   }
 

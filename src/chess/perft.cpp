@@ -25,15 +25,16 @@ uint64_t perft(const Position& pos, int depth) {
   return nodes;
 }
 
-std::vector<PerftDivision> perft_divide(const Position& pos, int depth) {
+std::vector<PerftDivision> perft_divide(const Position& pos, int depth, bool chess960) {
   std::vector<PerftDivision> divisions;
   for (Move m : legal_moves(pos)) {
     Position next = pos;
     next.play(m);
     divisions.push_back({m, perft(next, depth - 1)});
   }
-  std::sort(divisions.begin(), divisions.end(),
-            [](const auto& a, const auto& b) { return to_uci(a.move) < to_uci(b.move); });
+  std::sort(divisions.begin(), divisions.end(), [chess960](const auto& a, const auto& b) {
+    return to_uci(a.move, chess960) < to_uci(b.move, chess960);
+  });
   return divisions;
 }
 
@@ -68,14 +69,14 @@ PerftSuiteEntry parse_perft_suite_line(std::string_view line) {
   return entry;
 }
 
-void write_perft_report(std::ostream& out, const Position& pos, int depth) {
+void write_perft_report(std::ostream& out, const Position& pos, int depth, bool chess960) {
   const auto start = std::chrono::steady_clock::now();
-  const std::vector<PerftDivision> divisions = perft_divide(pos, depth);
+  const std::vector<PerftDivision> divisions = perft_divide(pos, depth, chess960);
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   uint64_t total = 0;
   for (const PerftDivision& d : divisions) {
-    fmt::print(out, "{}: {}\n", to_uci(d.move), d.nodes);
+    fmt::print(out, "{}: {}\n", to_uci(d.move, chess960), d.nodes);
     total += d.nodes;
   }
   fmt::print(out, "\nNodes searched: {}\nTime: {:.3f} s\nSpeed: {:.1f} Mnodes/s\n", total, seconds,

@@ -7,24 +7,6 @@
 
 namespace avocet {
 
-namespace {
-
-// Rights lost when a move starts or ends on a square: the king's and rooks' home squares.
-constexpr std::array<uint8_t, 64> make_castling_masks() {
-  std::array<uint8_t, 64> masks{};
-  for (auto& m : masks) m = kAllCastling;
-  masks[index(Square::E1)] = kAllCastling & ~(kWhiteKingSide | kWhiteQueenSide);
-  masks[index(Square::H1)] = kAllCastling & ~kWhiteKingSide;
-  masks[index(Square::A1)] = kAllCastling & ~kWhiteQueenSide;
-  masks[index(Square::E8)] = kAllCastling & ~(kBlackKingSide | kBlackQueenSide);
-  masks[index(Square::H8)] = kAllCastling & ~kBlackKingSide;
-  masks[index(Square::A8)] = kAllCastling & ~kBlackQueenSide;
-  return masks;
-}
-constexpr std::array<uint8_t, 64> kCastlingMasks = make_castling_masks();
-
-}  // namespace
-
 Position Position::start() { return from_fen(kStartFen); }
 
 Bitboard Position::attackers_to(Square s, Bitboard occupied) const {
@@ -107,19 +89,28 @@ void Position::play(Move m) {
       halfmove_clock_ = 0;
       break;
     case MoveKind::Castling: {
-      const bool king_side = index(to) > index(from);
-      const Square rook_from = king_side ? from + 3 : from - 4;
-      const Square rook_to = king_side ? from + 1 : from - 1;
-      move_piece(from, to);
-      move_piece(rook_from, rook_to);
+      // Both pieces leave before either lands: in Chess960 the king may land on the rook's
+      // square or the rook on the king's.
+      const Piece rook = board_[index(to)];
+      remove(from);
+      remove(to);
+      put(moving, castling_king_to(m));
+      put(rook, castling_rook_to(m));
       break;
     }
   }
 
-  const uint8_t kept = castling_ & kCastlingMasks[index(from)] & kCastlingMasks[index(to)];
-  if (kept != castling_) {
-    key_ ^= zobrist::castling(castling_) ^ zobrist::castling(kept);
-    castling_ = kept;
+  if (castling_ && (castling_squares_ & (Bitboard(from) | to))) {
+    // A king move loses both its rights; a move from or to a castling rook's square (the rook
+    // moving, or being captured) loses that rook's right.
+    uint8_t lost = type_of(moving) == PieceType::King ? castling_rights_of(us) : 0;
+    for (int i = 0; i < 4; ++i)
+      if (castling_rooks_[size_t(i)] == from || castling_rooks_[size_t(i)] == to) lost |= 1 << i;
+    const uint8_t kept = castling_ & ~lost;
+    if (kept != castling_) {
+      key_ ^= zobrist::castling(castling_) ^ zobrist::castling(kept);
+      castling_ = kept;
+    }
   }
   side_ = ~us;
   key_ ^= zobrist::side();
@@ -147,6 +138,20 @@ void Position::set_en_passant_if_legal(Square target) {
       return;
     }
   }
+}
+
+bool Position::has_standard_castling() const {
+  for (Color c : {Color::White, Color::Black}) {
+    if (!(castling_ & castling_rights_of(c))) continue;
+    if (king_square(c) != relative_square(c, Square::E1)) return false;
+    for (bool king_side : {true, false}) {
+      const CastlingRight r = castling_right(c, king_side);
+      if (can_castle(r) &&
+          castling_rook(r) != relative_square(c, king_side ? Square::H1 : Square::A1))
+        return false;
+    }
+  }
+  return true;
 }
 
 uint64_t Position::compute_key() const {

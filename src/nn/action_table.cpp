@@ -58,7 +58,10 @@ const Table& table() {
 
 }  // namespace
 
-int action_index(Move m) { return table().index[slot(m.from(), m.to(), m.promotion())]; }
+int action_index(Move m) {
+  const Move seen = network_move(m);
+  return table().index[slot(seen.from(), seen.to(), seen.promotion())];
+}
 
 std::string action_uci(int action) {
   const Action& a = table().actions.at(action);

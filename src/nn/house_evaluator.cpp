@@ -36,7 +36,7 @@ void HouseEvaluator::compute_logits(const Position& pos, std::span<const Move> m
   if (hidden_.rows() < n) hidden_.resize(std::max<Eigen::Index>(n, 64), c.head_dim);
   if (logits_.rows() < n) logits_.resize(std::max<Eigen::Index>(n, 64), c.bins);
   for (Eigen::Index i = 0; i < n; ++i) {
-    const Move m = flip ? mirror_move(moves[i]) : moves[i];
+    const Move m = network_move(flip ? mirror_move(moves[i]) : moves[i]);
     const int promotion = m.promotion() == PieceType::None ? 0 : index(m.promotion());
     hidden_.row(i) = from_features_.row(square_token(m.from()) - 1) +
                      to_features_.row(square_token(m.to()) - 1) + head.promotion.row(promotion) +

@@ -143,6 +143,8 @@ std::vector<OptionSpec> make_specs() {
       loop_check("UCI_ShowWDL", &Settings::show_wdl, "add wdl to info lines"),
       loop_check("UCI_AnalyseMode", &Settings::analyse_mode,
                  "accepted; analysis and play search alike"),
+      loop_check("UCI_Chess960", &Settings::chess960,
+                 "Chess960: castling as king takes rook (e1h1), X-FEN/Shredder-FEN castling"),
       file_string("EvalFile", &Settings::eval_file, kEmbeddedNet, E::Network,
                   "network file (safetensors)"),
       mode_combo(),

@@ -247,7 +247,9 @@ void UciLoop::on_isready() {
 }
 
 void UciLoop::on_position(const std::vector<std::string_view>& words) {
-  // position startpos|fen F1 .. F6 [moves m1 m2 ...]; applied whole or not at all.
+  // position startpos|fen F1 .. F6 [moves m1 m2 ...]; applied whole or not at all, and a
+  // refused one leaves no position to search until a valid one comes.
+  has_position_ = false;
   size_t moves_at = words.size();
   for (size_t i = 1; i < words.size(); ++i)
     if (words[i] == "moves") moves_at = std::min(moves_at, i);
@@ -262,13 +264,20 @@ void UciLoop::on_position(const std::vector<std::string_view>& words) {
     start = Position::start();
   } else if (words[1] == "fen") {
     start = Position::from_fen(join(words, 2, moves_at));
+    // Standard move text cannot name every Chess960 castling (b1c1 is also a king step).
+    if (!settings_.chess960 && !start.has_standard_castling())
+      return error(fmt::format(
+          "position: castling rights '{}' need Chess960 (a king or castling rook off its "
+          "standard square): set UCI_Chess960 to true",
+          split_words(start.fen())[2]));
   } else {
     return error(fmt::format("position: expected 'startpos' or 'fen', got '{}'", words[1]));
   }
   Game game(start);
   for (size_t i = moves_at + 1; i < words.size(); ++i)
-    game.play(parse_uci(game.position(), words[i]));
+    game.play(parse_uci(game.position(), words[i], settings_.chess960));
   game_ = std::move(game);
+  has_position_ = true;
 }
 
 void UciLoop::on_go(const std::vector<std::string_view>& words) {
@@ -278,8 +287,9 @@ void UciLoop::on_go(const std::vector<std::string_view>& words) {
     const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), depth);
     if (ec != std::errc() || end != text.data() + text.size() || depth < 1 || depth > 20)
       return error(fmt::format("go perft: depth must be an integer from 1 to 20, got '{}'", text));
+    if (!has_position_) return error("go perft: no position (the last 'position' was refused)");
     std::lock_guard lock(out_mutex_);
-    write_perft_report(out_, game_.position(), depth);
+    write_perft_report(out_, game_.position(), depth, settings_.chess960);
     return;
   }
   if (engine_.searching()) {
@@ -290,6 +300,11 @@ void UciLoop::on_go(const std::vector<std::string_view>& words) {
     error("go: a search was still running: stopped it, its move answers the previous go");
     engine_.stop();
     engine_.wait();
+  }
+  if (!has_position_) {
+    error("go: no position (the last 'position' was refused): send a valid one");
+    print("bestmove 0000\n");
+    return;
   }
 
   // Every go must end in exactly one bestmove, or the GUI waits for ever. So a bad parameter
@@ -341,7 +356,7 @@ void UciLoop::on_go(const std::vector<std::string_view>& words) {
           if (!parse_square(text.substr(0, 2)) || text.size() < 4) break;  // the next keyword
           ++i;
           try {
-            request.searchmoves.push_back(parse_uci(game_.position(), text));
+            request.searchmoves.push_back(parse_uci(game_.position(), text, settings_.chess960));
           } catch (const std::exception& e) {
             note(e.what());
           }
@@ -377,19 +392,20 @@ void UciLoop::on_go(const std::vector<std::string_view>& words) {
   // The root's material, taken now: a `position` during the search must not change it.
   const std::optional<int> wdl_material =
       settings_.show_wdl ? std::optional(search::wdl_material(game_.position())) : std::nullopt;
-  engine_.go(request, {[this, multipv, wdl_material](const search::SearchInfo& info) {
-                         print_info(info, multipv, wdl_material);
+  const bool chess960 = settings_.chess960;
+  engine_.go(request, {[this, multipv, wdl_material, chess960](const search::SearchInfo& info) {
+                         print_info(info, multipv, wdl_material, chess960);
                        },
-                       [this](Move best, Move ponder) {
+                       [this, chess960](Move best, Move ponder) {
                          if (best.is_none()) return print("bestmove (none)\n");
-                         std::string text = "bestmove " + to_uci(best);
-                         if (!ponder.is_none()) text += " ponder " + to_uci(ponder);
+                         std::string text = "bestmove " + to_uci(best, chess960);
+                         if (!ponder.is_none()) text += " ponder " + to_uci(ponder, chess960);
                          print(text + "\n");
                        }});
 }
 
 void UciLoop::print_info(const search::SearchInfo& info, int multipv,
-                         std::optional<int> wdl_material) {
+                         std::optional<int> wdl_material, bool chess960) {
   const search::IterationReport& r = info.report;
   multipv = std::min<int>(multipv, int(r.lines.size()));
   const long ms = long(info.seconds * 1000);
@@ -429,7 +445,7 @@ void UciLoop::print_info(const search::SearchInfo& info, int multipv,
     std::string pv;
     for (Move m : line.pv) {
       pv += ' ';  // two appends: gcc 12's -Wrestrict misfires on " " + std::string
-      pv += to_uci(m);
+      pv += to_uci(m, chess960);
     }
     text += fmt::format(
         "info depth {} seldepth {} multipv {} score {} nodes {} nps {} time {} "

@@ -322,7 +322,10 @@ TEST(ExchangeGivesCheck, MatchesPlayOnPerftSuite) {
       checks += after.in_check();
     }
   };
-  for (const auto& entry : entries) {
+  auto all_entries = entries;
+  for (const auto& entry : testing::read_perft_file("perft_chess960.epd"))
+    all_entries.push_back(entry);
+  for (const auto& entry : all_entries) {
     const Position pos = Position::from_fen(entry.fen);
     check_all(pos, entry.fen);
     // One ply deeper as well: many more discovered checks and en passant captures.
@@ -361,6 +364,26 @@ TEST(ExchangeGivesCheck, CastlingChecksWithTheRook) {
   EXPECT_TRUE(checks("5k2/8/8/8/8/8/8/4K2R w K - 0 1", "e1g1"));
   EXPECT_TRUE(checks("3k4/8/8/8/8/8/8/R3K3 w Q - 0 1", "e1c1"));
   EXPECT_FALSE(checks("6k1/8/8/8/8/8/8/4K2R w K - 0 1", "e1g1"));
+}
+
+bool checks960(const char* fen, const char* move) {
+  const Position pos = Position::from_fen(fen);
+  const Move m = parse_uci(pos, move, true);
+  Position after = pos;
+  after.play(m);
+  EXPECT_EQ(gives_check(pos, m), after.in_check()) << fen << " " << move;
+  return gives_check(pos, m);
+}
+
+TEST(ExchangeGivesCheck, Chess960Castling) {
+  // King and rook swap squares: the rook lands on f1, the king's old square.
+  EXPECT_TRUE(checks960("5k2/8/8/8/8/8/8/5KR1 w G - 0 1", "f1g1"));
+  // The king lands on the rook's square and the rook on f1 faces a blocked f-file.
+  EXPECT_FALSE(checks960("5k2/8/8/8/8/8/5P2/5KR1 w G - 0 1", "f1g1"));
+  // The king stays on g1, or steps from b1 to c1: the rook's new file gives the check.
+  EXPECT_TRUE(checks960("5k2/8/8/8/8/8/8/6KR w H - 0 1", "g1h1"));
+  EXPECT_TRUE(checks960("3k4/8/8/8/8/8/8/RK6 w A - 0 1", "b1a1"));
+  EXPECT_FALSE(checks960("2k5/8/8/8/8/8/8/RK6 w A - 0 1", "b1a1"));
 }
 
 TEST(ExchangeGivesCheck, EnPassantDiscoversCheck) {

@@ -20,6 +20,57 @@ TEST(Fen, RoundTrips) {
   }
 }
 
+// Chess960 castling fields: Shredder-FEN file letters and X-FEN are read; X-FEN is written,
+// with KQkq for the outermost rook on its side of the king and the file letter for an inner
+// one, so a position keeps its castling rooks through a round trip.
+TEST(Fen, Chess960CastlingFieldsReadAndWrittenAsXFen) {
+  struct Case {
+    const char* fen;
+    const char* written;
+  };
+  for (const Case& c : {
+           // Shredder-FEN of a start position (SP 0): both rooks are outermost.
+           Case{"bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w HFhf - 0 1",
+                "bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w KQkq - 0 1"},
+           Case{"bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w KQkq - 0 1",
+                "bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w KQkq - 0 1"},
+           // Standard chess in Shredder-FEN is plain KQkq.
+           Case{"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w HAha - 0 1",
+                "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"},
+           // The inner rook b1 castles (the a1 rook is outermost): its file is written.
+           Case{"rr2k3/8/8/8/8/8/8/RR2K2R w HBb - 0 1", "rr2k3/8/8/8/8/8/8/RR2K2R w KBb - 0 1"},
+           Case{"rr2k3/8/8/8/8/8/8/RR2K2R w KBb - 0 1", "rr2k3/8/8/8/8/8/8/RR2K2R w KBb - 0 1"},
+           // An inner king-side rook beside the king, and only one right per side.
+           Case{"4k3/8/8/8/8/8/8/4KRR1 b F - 3 20", "4k3/8/8/8/8/8/8/4KRR1 b F - 3 20"},
+           Case{"4k3/8/8/8/8/8/8/4KRR1 w G - 0 1", "4k3/8/8/8/8/8/8/4KRR1 w K - 0 1"},
+           // King on b1 with the a1 rook; black king beside its rook on g8.
+           Case{"5rk1/8/8/8/8/8/8/RK6 w Af - 0 1", "5rk1/8/8/8/8/8/8/RK6 w Qq - 0 1"},
+       }) {
+    const Position pos = Position::from_fen(c.fen);
+    EXPECT_EQ(pos.fen(), c.written) << c.fen;
+    const Position again = Position::from_fen(pos.fen());
+    EXPECT_EQ(again.fen(), c.written);
+    EXPECT_EQ(again.key(), pos.key()) << c.fen;
+    EXPECT_EQ(again.castling_rights(), pos.castling_rights()) << c.fen;
+    for (CastlingRight r : {kWhiteKingSide, kWhiteQueenSide, kBlackKingSide, kBlackQueenSide})
+      if (pos.can_castle(r)) {
+        EXPECT_EQ(again.castling_rook(r), pos.castling_rook(r)) << c.fen;
+      }
+  }
+  const Position inner = Position::from_fen("rr2k3/8/8/8/8/8/8/RR2K2R w HBb - 0 1");
+  EXPECT_EQ(inner.castling_rook(kWhiteQueenSide), Square::B1);
+  EXPECT_EQ(inner.castling_rook(kWhiteKingSide), Square::H1);
+  EXPECT_EQ(inner.castling_rook(kBlackQueenSide), Square::B8);
+  EXPECT_FALSE(inner.has_standard_castling());
+  EXPECT_TRUE(Position::from_fen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w HAha - 0 1")
+                  .has_standard_castling());
+  EXPECT_FALSE(Position::from_fen("bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w KQkq - 0 1")
+                   .has_standard_castling());
+  // Without rights any placement is standard-compatible.
+  EXPECT_TRUE(Position::from_fen("bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w - - 0 1")
+                  .has_standard_castling());
+}
+
 TEST(Fen, FourFieldsDefaultClocks) {
   EXPECT_EQ(Position::from_fen("8/8/8/4k3/8/8/8/4K3 b - -").fen(), "8/8/8/4k3/8/8/8/4K3 b - - 0 1");
 }
@@ -111,11 +162,13 @@ INSTANTIATE_TEST_SUITE_P(
         MalformedFen{"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR W KQkq - 0 1",
                      "side to move must be 'w' or 'b', got 'W'"},
         MalformedFen{"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQxq - 0 1",
-                     "invalid castling field 'KQxq': expected '-' or letters from 'KQkq'"},
+                     "invalid castling field 'KQxq': expected '-', letters from 'KQkq' or rook "
+                     "files ('A'-'H' for white, 'a'-'h' for black)"},
         MalformedFen{"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KKq - 0 1",
                      "castling field 'KKq' repeats 'K'"},
         MalformedFen{"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w -- - 0 1",
-                     "invalid castling field '--': expected '-' or letters from 'KQkq'"},
+                     "invalid castling field '--': expected '-', letters from 'KQkq' or rook "
+                     "files ('A'-'H' for white, 'a'-'h' for black)"},
         MalformedFen{"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq e9 0 1",
                      "invalid en passant field 'e9': expected '-' or a square"},
         MalformedFen{"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq x3 0 1",
@@ -151,13 +204,33 @@ INSTANTIATE_TEST_SUITE_P(
         MalformedFen{"4k3/8/8/8/8/8/8/p3K3 w - - 0 1",
                      "pawn on a1: pawns cannot stand on the first or last rank"},
         MalformedFen{"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBN1 w KQkq - 0 1",
-                     "castling right 'K' needs the white king on e1 and a rook on h1"},
+                     "castling right 'K' needs a white rook on the first rank on the h-side of "
+                     "the king on e1"},
         MalformedFen{"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/1NBQKBNR w Qkq - 0 1",
-                     "castling right 'Q' needs the white king on e1 and a rook on a1"},
+                     "castling right 'Q' needs a white rook on the first rank on the a-side of "
+                     "the king on e1"},
         MalformedFen{"1nbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQq - 0 1",
-                     "castling right 'q' needs the black king on e8 and a rook on a8"},
+                     "castling right 'q' needs a black rook on the eighth rank on the a-side of "
+                     "the king on e8"},
         MalformedFen{"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkqk - 0 1",
                      "castling field 'KQkqk' repeats 'k'"},
+        // Chess960 castling fields (X-FEN and Shredder-FEN).
+        MalformedFen{"4k3/8/8/8/8/8/4K3/7R w K - 0 1",
+                     "castling right 'K' needs the white king on the first rank, not on e2"},
+        MalformedFen{"4k3/8/8/8/8/8/8/4K2R w G - 0 1",
+                     "castling right 'G' needs a white rook on g1"},
+        MalformedFen{"4k3/8/8/8/8/8/8/4K2R w E - 0 1",
+                     "castling right 'E' needs a white rook on e1"},
+        MalformedFen{"1r2k3/8/8/8/8/8/8/4K3 w a - 0 1",
+                     "castling right 'a' needs a black rook on a8"},
+        MalformedFen{"4k3/8/8/8/8/8/8/R3K2R w AQ - 0 1",
+                     "castling field 'AQ' gives white two a-side castling rights ('A' and 'Q')"},
+        MalformedFen{"4k3/8/8/8/8/8/8/4KRR1 w GF - 0 1",
+                     "castling field 'GF' gives white two h-side castling rights ('G' and 'F')"},
+        MalformedFen{
+            "7k/8/8/8/8/8/8/4K2R w Kk - 0 1",
+            "castling right 'k' needs a black rook on the eighth rank on the h-side of the "
+            "king on h8"},
         MalformedFen{"4k3/8/8/8/8/8/4R3/4K3 w - - 0 1", "the side not to move (black) is in check"},
         MalformedFen{"8/8/8/8/8/8/3k4/3K4 b - - 0 1", "the side not to move (white) is in check"},
         MalformedFen{"4k3/8/5N2/1B6/8/8/8/4RK2 b - - 0 1",
@@ -171,7 +244,9 @@ TEST(Fen, MutatedFensParseOrFailCleanly) {
       std::string(kStartFen),
       "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
       "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3",
-      "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1"};
+      "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+      "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9",
+      "rr2k3/8/8/8/8/8/8/RR2K2R w HBb - 0 1"};
   std::mt19937 rng(3);
   int accepted = 0, rejected = 0;
   for (int trial = 0; trial < 50000; ++trial) {
@@ -193,6 +268,7 @@ TEST(Fen, MutatedFensParseOrFailCleanly) {
       const Position pos = Position::from_fen(fen);
       ++accepted;
       ASSERT_EQ(Position::from_fen(pos.fen()).fen(), pos.fen()) << fen;
+      ASSERT_EQ(Position::from_fen(pos.fen()).key(), pos.key()) << fen;
       ASSERT_EQ(legal_moves(pos).size(), count_legal_moves(pos)) << fen;
     } catch (const FenError&) {
       ++rejected;

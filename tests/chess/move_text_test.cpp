@@ -28,6 +28,47 @@ TEST(MoveText, UciKinds) {
             PieceType::Knight);
 }
 
+// Castling is the king's move in standard text and the king taking its rook in Chess960
+// text; each mode reads only its own form (in Chess960, b1c1 can also be a king step).
+TEST(MoveText, CastlingInBothModes) {
+  const Position kiwi = Position::from_fen(kKiwipete);
+  const Move short_castle = parse_uci(kiwi, "e1g1");
+  const Move long_castle = parse_uci(kiwi, "e1c1");
+  EXPECT_EQ(short_castle.kind(), MoveKind::Castling);
+  EXPECT_EQ(to_uci(short_castle), "e1g1");
+  EXPECT_EQ(to_uci(long_castle), "e1c1");
+  EXPECT_EQ(to_uci(short_castle, true), "e1h1");
+  EXPECT_EQ(to_uci(long_castle, true), "e1a1");
+  EXPECT_EQ(parse_uci(kiwi, "e1h1", true), short_castle);
+  EXPECT_EQ(parse_uci(kiwi, "e1a1", true), long_castle);
+  EXPECT_THROW(parse_uci(kiwi, "e1h1"), MoveError);
+  EXPECT_THROW(parse_uci(kiwi, "e1g1", true), MoveError);
+
+  // King b1, rook a1: castling (king to c1, rook to d1) is b1a1, the king's step is b1c1.
+  const Position pos = Position::from_fen("4k3/8/8/8/8/8/8/RK6 w A - 0 1");
+  const Move castle = parse_uci(pos, "b1a1", true);
+  EXPECT_EQ(castle.kind(), MoveKind::Castling);
+  EXPECT_EQ(parse_uci(pos, "b1c1", true).kind(), MoveKind::Normal);
+  for (Move m : legal_moves(pos)) EXPECT_EQ(parse_uci(pos, to_uci(m, true), true), m);
+  EXPECT_EQ(to_san(pos, castle), "O-O-O");
+  EXPECT_EQ(parse_san(pos, "O-O-O"), castle);
+  // The king that stays on g1 while its rook moves to f1: O-O, g1h1.
+  const Position stays = Position::from_fen("4k3/8/8/8/8/8/8/6KR w H - 0 1");
+  EXPECT_EQ(to_uci(parse_san(stays, "O-O"), true), "g1h1");
+}
+
+// As Stockfish, an upper-case promotion letter is read; moves are written in lower case.
+TEST(MoveText, UpperCasePromotionLetter) {
+  const Position pos = Position::from_fen("1n5k/P7/8/8/8/8/8/K7 w - - 0 1");
+  for (const char* text : {"a7a8Q", "a7a8R", "a7a8B", "a7a8N", "a7b8Q"}) {
+    const Move m = parse_uci(pos, text);
+    EXPECT_EQ(m, parse_uci(pos, std::string(text).substr(0, 4) + char(text[4] | 0x20))) << text;
+    EXPECT_EQ(to_uci(m), std::string(text).substr(0, 4) + char(text[4] | 0x20));
+  }
+  EXPECT_THROW(parse_uci(pos, "a7a8K"), MoveError);
+  EXPECT_THROW(parse_uci(pos, "a7a8P"), MoveError);
+}
+
 TEST(MoveText, UciErrors) {
   const Position pos = Position::start();
   EXPECT_THROW(parse_uci(pos, "e2e5"), MoveError);

@@ -13,10 +13,18 @@
 namespace avocet {
 namespace {
 
-std::set<std::string> uci_moves(const std::string& fen) {
+std::set<std::string> uci_moves(const std::string& fen, bool chess960 = false) {
   std::set<std::string> moves;
-  for (Move m : legal_moves(Position::from_fen(fen))) moves.insert(to_uci(m));
+  for (Move m : legal_moves(Position::from_fen(fen))) moves.insert(to_uci(m, chess960));
   return moves;
+}
+
+// The FEN after playing `move` (Chess960 text) in `fen`.
+std::string after(const std::string& fen, const std::string& move) {
+  Position pos = Position::from_fen(fen);
+  pos.play(parse_uci(pos, move, true));
+  EXPECT_EQ(pos.key(), pos.compute_key()) << fen << " " << move;
+  return pos.fen();
 }
 
 TEST(MoveGen, StartPosition) {
@@ -53,6 +61,52 @@ TEST(MoveGen, CastlingThroughOrOutOfCheckIsIllegal) {
   EXPECT_TRUE(b_file.contains("e1g1"));
   // A piece between king and rook blocks castling.
   EXPECT_FALSE(uci_moves("4k3/8/8/8/8/8/8/RN2K2R w KQ - 0 1").contains("e1c1"));
+}
+
+// Chess960 castling: king and rook end on g1/f1 (c1/d1) wherever they start.
+TEST(MoveGen, Chess960CastlingLandsOnTheStandardSquares) {
+  // The king stays put; the rook stays put; king and rook swap squares.
+  EXPECT_EQ(after("4k3/8/8/8/8/8/8/6KR w H - 0 1", "g1h1"), "4k3/8/8/8/8/8/8/5RK1 b - - 1 1");
+  EXPECT_EQ(after("4k3/8/8/8/8/8/8/4KR2 w F - 0 1", "e1f1"), "4k3/8/8/8/8/8/8/5RK1 b - - 1 1");
+  EXPECT_EQ(after("4k3/8/8/8/8/8/8/5KR1 w G - 0 1", "f1g1"), "4k3/8/8/8/8/8/8/5RK1 b - - 1 1");
+  EXPECT_EQ(after("4k3/8/8/8/8/8/8/3RK3 w D - 0 1", "e1d1"), "4k3/8/8/8/8/8/8/2KR4 b - - 1 1");
+  // The king walks five files; the inner castling rook keeps the outer rook's right.
+  EXPECT_EQ(after("4k3/8/8/8/8/8/8/1KR5 w C - 0 1", "b1c1"), "4k3/8/8/8/8/8/8/5RK1 b - - 1 1");
+  EXPECT_EQ(after("4k3/8/8/8/8/8/8/RR2K2R w BH - 0 1", "e1b1"), "4k3/8/8/8/8/8/8/R1KR3R b - - 1 1");
+  // Black castles too, and the other side keeps its rights.
+  EXPECT_EQ(after("r1k3r1/8/8/8/8/8/8/R3K1R1 b GAga - 0 1", "c8a8"),
+            "2kr2r1/8/8/8/8/8/8/R3K1R1 w KQ - 1 2");
+}
+
+TEST(MoveGen, Chess960CastlingNeedsEmptyPathsAndASafeKingPath) {
+  // The rook b1 is pinned along the rank by the queen a1: once it has moved to d1, the king
+  // on c1 would stand in check, though c1 is not attacked before castling.
+  EXPECT_FALSE(uci_moves("4k3/8/8/8/8/8/8/qR1K4 w B - 0 1", true).contains("d1b1"));
+  // The king's destination next to the rook it castles away from.
+  EXPECT_FALSE(uci_moves("4k3/8/8/8/8/8/8/2K2R1q w F - 0 1", true).contains("c1f1"));
+  // A piece on the king's path (f1), or only on the rook's path (d1), blocks.
+  EXPECT_FALSE(uci_moves("4k3/8/8/8/8/8/8/1R3NK1 w B - 0 1", true).contains("g1b1"));
+  EXPECT_FALSE(uci_moves("4k3/8/8/8/8/8/8/RK1N4 w A - 0 1", true).contains("b1a1"));
+  // A square only the rook crosses may be attacked.
+  EXPECT_TRUE(uci_moves("1r2k3/8/8/8/8/8/8/R5K1 w A - 0 1", true).contains("g1a1"));
+  // Every square the king crosses must be safe, however far it walks, the castling rook's
+  // own square included.
+  EXPECT_TRUE(uci_moves("4k3/8/8/8/8/8/8/1KR5 w C - 0 1", true).contains("b1c1"));
+  EXPECT_FALSE(uci_moves("3rk3/8/8/8/8/8/8/1KR5 w C - 0 1", true).contains("b1c1"));
+  EXPECT_FALSE(uci_moves("2r1k3/8/8/8/8/8/8/1KR5 w C - 0 1", true).contains("b1c1"));
+  // No castling out of check, also when the king does not move.
+  EXPECT_FALSE(uci_moves("4k1r1/8/8/8/8/8/8/6KR w H - 0 1", true).contains("g1h1"));
+}
+
+TEST(MoveGen, Chess960CastlingRightsFollowKingAndRooks) {
+  const std::string fen = "rr2k2r/8/8/8/8/8/8/RR2K2R w HBhb - 0 1";
+  // The castling rook moving loses its right only; the outer a1 rook never had one.
+  EXPECT_EQ(after(fen, "b1b2"), "rr2k2r/8/8/8/8/8/1R6/R3K2R b Kkb - 1 1");
+  // With a1 gone, b1 is the outermost rook: X-FEN writes its right as Q.
+  EXPECT_EQ(after(fen, "a1a2"), "rr2k2r/8/8/8/8/8/R7/1R2K2R b KQkb - 1 1");
+  // Capturing the castling rook on b8 takes black's right; the king's move takes both.
+  EXPECT_EQ(after(fen, "b1b8"), "rR2k2r/8/8/8/8/8/8/R3K2R b Kk - 0 1");
+  EXPECT_EQ(after(fen, "e1d1"), "rr2k2r/8/8/8/8/8/8/RR1K3R b kb - 1 1");
 }
 
 TEST(MoveGen, AllFourPromotions) {
@@ -92,7 +146,9 @@ TEST(MoveGen, KingCannotStepAlongTheCheckingRay) {
 TEST(MoveGen, RandomWalksKeepInvariants) {
   std::mt19937 rng(11);
   int positions = 0;
-  for (const auto& c : testing::read_perft_file("perft_random.epd")) {
+  auto fixtures = testing::read_perft_file("perft_random.epd");
+  for (const auto& c : testing::read_perft_file("perft_chess960.epd")) fixtures.push_back(c);
+  for (const auto& c : fixtures) {
     Position pos = Position::from_fen(c.fen);
     for (int ply = 0; ply < 12; ++ply, ++positions) {
       const MoveList moves = legal_moves(pos);

@@ -2,6 +2,10 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <string>
+#include <vector>
+
 #include "../test_data.h"
 #include "avocet/chess/move_text.h"
 
@@ -60,6 +64,24 @@ TEST(Perft, SuiteWithinBudget) { check_suite("perft.epd", 174); }
 
 // Positions from random play, counted by Stockfish 15.1 (tools/make_perft_fixture.py).
 TEST(Perft, RandomPositionsMatchStockfish) { check_suite("perft_random.epd", 500); }
+
+// Chess960: 16 positions of the chessprogramming wiki's Chess960 perft list (python-chess's
+// chess960.perft), 11 castling cases (a pinned castling rook, king or rook that stays put,
+// king and rook swapping squares, an inner castling rook) and 5 start positions (Scharnagl
+// numbers 0, 1, 400, 700, 959), depths 1 to 5; every count agrees with Stockfish 15.1 with
+// UCI_Chess960 on.
+TEST(Perft, Chess960) { check_suite("perft_chess960.epd", 32); }
+
+// With king b1 and rook a1, castling (king to c1, rook to d1) and the king's step to c1 would
+// both be b1c1 in standard text: in Chess960 text castling is b1a1.
+TEST(Perft, Chess960DivideWritesCastlingAsKingTakesRook) {
+  const Position pos = Position::from_fen("4k3/8/8/8/8/8/8/RK6 w A - 0 1");
+  std::vector<std::string> texts;
+  for (const auto& d : perft_divide(pos, 1, true)) texts.push_back(to_uci(d.move, true));
+  EXPECT_TRUE(std::is_sorted(texts.begin(), texts.end()));
+  EXPECT_EQ(texts, (std::vector<std::string>{"a1a2", "a1a3", "a1a4", "a1a5", "a1a6", "a1a7", "a1a8",
+                                             "b1a1", "b1a2", "b1b2", "b1c1", "b1c2"}));
+}
 
 }  // namespace
 }  // namespace avocet

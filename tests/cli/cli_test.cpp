@@ -53,6 +53,16 @@ TEST(Cli, PerftFromFen) {
   EXPECT_NE(r.out.find("Nodes searched: 97862\n"), std::string::npos);
 }
 
+// A Chess960 FEN: castling is written as the king taking its rook (b1a1), since the king's
+// step b1c1 is a move of its own.
+TEST(Cli, PerftFromChess960Fen) {
+  const Result r = run_cli({"perft", "2", "--fen", "4k3/8/8/8/8/8/8/RK6 w A - 0 1"});
+  EXPECT_EQ(r.status, 0);
+  EXPECT_NE(r.out.find("b1a1: 3\n"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("b1c1: 5\n"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("Nodes searched: 53\n"), std::string::npos) << r.out;
+}
+
 TEST(Cli, BadArgumentsGiveOneLineAndStatus2) {
   for (std::vector<const char*> args : {std::vector<const char*>{"perft"},
                                         {"perft", "x"},

@@ -60,7 +60,7 @@ std::vector<BadLine> bad_uci_lines(const std::string& net) {
       {"position fen " + kStart + " w KQkq e3 0 1",
        "en passant square e3 is impossible with white to move (must be on rank 6)"},
       {"position fen 4k3/8/8/8/8/8/8/4K2R w Kq - 0 1",
-       "castling right 'q' needs the black king on e8 and a rook on a8"},
+       "castling right 'q' needs a black rook on the eighth rank on the a-side of the king on e8"},
       {"position fen 4k3/8/8/8/8/8/8/4K3 w - - -1 1",
        "halfmove clock must be a non-negative integer, got '-1'"},
       {"position fen 4k2Q/8/8/8/8/8/8/4K3 w - - 0 1", "the side not to move (black) is in check"},

@@ -254,6 +254,80 @@ TEST(UciLoop, GoPerft) {
   EXPECT_NE(out.find("Nodes searched: 8902\n"), std::string::npos);
 }
 
+// UCI_Chess960 switches castling text to king-takes-rook (moves in, bestmove, pv, go perft)
+// and lets Chess960 FENs in; off, such a FEN is refused.
+TEST(UciLoop, Chess960OptionSwitchesCastlingText) {
+  const std::string kiwipete =
+      "position fen r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+  Session s;
+  s.send(kiwipete);
+  s.send("go depth 1 searchmoves e1g1");
+  s.loop.wait_for_search();
+  EXPECT_EQ(bestmove_of(s.text()), "e1g1");
+  EXPECT_NE(s.text().find(" pv e1g1"), std::string::npos) << s.text();
+
+  s.send("setoption name UCI_Chess960 value true");
+  EXPECT_EQ(s.loop.option("UCI_Chess960"), "true");
+  s.send(kiwipete);
+  s.send("go depth 1 searchmoves e1h1");
+  s.loop.wait_for_search();
+  EXPECT_EQ(bestmove_of(s.text()), "e1h1");
+  EXPECT_NE(s.text().find(" pv e1h1"), std::string::npos) << s.text();
+
+  // Shredder-FEN, and castling with a king that stays on g1 (its rook goes to f1).
+  s.send("position fen 6kr/8/8/8/8/8/8/6KR w Hh - 0 1 moves g1h1");
+  EXPECT_EQ(s.loop.game().position().fen(), "6kr/8/8/8/8/8/8/5RK1 b k - 1 1");
+  const size_t before = s.text().size();
+  s.send("go perft 1");
+  const std::string perft = s.text().substr(before);
+  EXPECT_NE(perft.find("g8h8: 1\n"), std::string::npos) << perft;
+  EXPECT_EQ(perft.find("g8g8"), std::string::npos) << perft;
+
+  // Off again: the same FEN is refused.
+  s.send("setoption name UCI_Chess960 value false");
+  const size_t at = s.text().size();
+  s.send("position fen bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w HFhf - 0 1");
+  EXPECT_EQ(s.text().substr(at),
+            "info string error: position: castling rights 'KQkq' need Chess960 (a king or "
+            "castling rook off its standard square): set UCI_Chess960 to true\n");
+  // Standard chess written in Shredder-FEN is standard chess.
+  s.send("position fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w HAha - 0 1 moves e2e4");
+  EXPECT_EQ(s.loop.game().position().fen(),
+            "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1");
+  EXPECT_EQ(count(s.text(), "info string error"), 1) << s.text();
+}
+
+// A refused `position` leaves no position: a go must not play a move of the position before
+// it, which is illegal in the GUI's game. It answers one error line and `bestmove 0000`
+// until a valid position comes.
+TEST(UciLoop, RefusedPositionLeavesNoPositionToSearch) {
+  for (const char* refused :
+       {"position startpos moves e2e4 e7e5 e1e3", "position fen 8/8/8 w - - 0 1",
+        "position fen bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w HFhf - 0 1", "position"}) {
+    Session s;
+    s.send("position startpos moves e2e4");
+    s.send(refused);
+    const size_t at = s.text().size();
+    for (const char* go :
+         {"go depth 1", "go infinite", "go wtime 1000 btime 1000 searchmoves e7e5"}) {
+      s.send(go);
+      s.loop.wait_for_search();
+    }
+    const std::string no_position =
+        "info string error: go: no position (the last 'position' was refused): send a valid "
+        "one\nbestmove 0000\n";
+    EXPECT_EQ(s.text().substr(at), no_position + no_position + no_position) << refused;
+    s.send("go perft 1");
+    EXPECT_TRUE(s.text().ends_with(
+        "info string error: go perft: no position (the last 'position' was refused)\n"));
+    s.send("position startpos moves e2e4 e7e5");
+    s.send("go depth 1");
+    s.loop.wait_for_search();
+    EXPECT_EQ(count(s.text(), "bestmove "), 4) << s.text();
+    EXPECT_NO_THROW(parse_uci(s.loop.game().position(), bestmove_of(s.text()))) << refused;
+  }
+}
+
 TEST(UciLoop, EveryGoVariantGivesExactlyOneLegalBestmove) {
   for (const char* go : {"go depth 3", "go nodes 200", "go movetime 50", "go wtime 1000 btime 1000",
                          "go wtime 2000 btime 2000 winc 10 binc 10 movestogo 5",
@@ -483,7 +557,9 @@ TEST(UciLoop, BadLinesReportOneErrorAndKeepState) {
                            std::string_view(c.line).starts_with("setoption");
     EXPECT_EQ(s.err.str(), to_stderr ? c.error : "") << c.line;
     EXPECT_EQ(s.loop.game().position().fen(), before) << c.line;
-    // Still usable: answers isready and plays a legal move.
+    // Still usable: answers isready and plays a legal move (after a refused position, once a
+    // position comes: RefusedPositionLeavesNoPositionToSearch).
+    if (std::string_view(c.line).starts_with("position")) s.send("position startpos moves d2d4");
     s.send("isready");
     s.send("go depth 1");
     s.loop.wait_for_search();

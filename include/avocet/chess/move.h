@@ -5,7 +5,10 @@
 //   bits 12-13  promotion piece: 0 knight, 1 bishop, 2 rook, 3 queen (promotions only)
 //   bits 14-15  kind: 0 normal, 1 promotion, 2 en passant, 3 castling
 //
-// Castling is stored as the king's two-square move (e1g1), which is also its UCI text.
+// Castling is stored as the king capturing its own rook (e1h1), as Stockfish stores it: in
+// Chess960 the king's destination alone can be its own square (g1g1) or look like a plain king
+// step (b1c1), the rook's square never does. Standard UCI text (e1g1) and the networks' action
+// table see castling as the king's move instead: castling_king_to() gives its destination.
 // The all-zero value (a1a1) is never a legal move and serves as "no move".
 #pragma once
 
@@ -53,7 +56,20 @@ static_assert(sizeof(Move) == 2, "Move must stay 16 bits");
 static_assert(Move(Square::E2, Square::E4).bits() == (28 | 12 << 6));
 static_assert(Move(Square::A7, Square::A8, MoveKind::Promotion, PieceType::Queen).promotion() ==
               PieceType::Queen);
-static_assert(Move(Square::E1, Square::G1, MoveKind::Castling).kind() == MoveKind::Castling);
+static_assert(Move(Square::E1, Square::H1, MoveKind::Castling).kind() == MoveKind::Castling);
+
+// Where king and rook stand after castling `m` (king-takes-rook): the g- and f-files when the
+// rook is on the king's h-side, else the c- and d-files, on the king's rank, in Chess960 as in
+// standard chess.
+constexpr bool is_king_side_castling(Move m) { return index(m.to()) > index(m.from()); }
+constexpr Square castling_king_to(Move m) {
+  return make_square(is_king_side_castling(m) ? File::G : File::C, rank_of(m.from()));
+}
+constexpr Square castling_rook_to(Move m) {
+  return make_square(is_king_side_castling(m) ? File::F : File::D, rank_of(m.from()));
+}
+static_assert(castling_king_to(Move(Square::E8, Square::A8, MoveKind::Castling)) == Square::C8);
+static_assert(castling_rook_to(Move(Square::B1, Square::C1, MoveKind::Castling)) == Square::F1);
 
 // Fixed-capacity list: no legal chess position has more than 218 moves.
 class MoveList {

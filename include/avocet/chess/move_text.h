@@ -1,6 +1,6 @@
-// Move text: UCI long algebraic (e2e4, e7e8q, castling as e1g1) and SAN (Nf3, exd6,
-// O-O, e8=Q+), in and out. Parsing checks legality in the given position and throws
-// MoveError naming the text and what is wrong with it.
+// Move text: UCI long algebraic (e2e4, e7e8q, castling as e1g1, or as king-takes-rook e1h1
+// in Chess960 mode) and SAN (Nf3, exd6, O-O, e8=Q+), in and out. Parsing checks legality in the
+// given position and throws MoveError naming the text and what is wrong with it.
 #pragma once
 
 #include <stdexcept>
@@ -17,9 +17,12 @@ class MoveError : public std::invalid_argument {
   using std::invalid_argument::invalid_argument;
 };
 
-std::string to_uci(Move m);
-// The legal move `text` names in `pos`.
-Move parse_uci(const Position& pos, std::string_view text);
+// With `chess960`, castling is written as the king taking its own rook (e1h1), as UCI_Chess960
+// GUIs expect; else as the king's move (e1g1). Promotions are lower case.
+std::string to_uci(Move m, bool chess960 = false);
+// The legal move `text` names in `pos`, castling written as to_uci writes it in that mode; an
+// upper-case promotion letter (a7a8Q) is accepted, as Stockfish accepts it.
+Move parse_uci(const Position& pos, std::string_view text, bool chess960 = false);
 
 // SAN with check (+) and mate (#) suffixes, as python-chess writes it.
 std::string to_san(const Position& pos, Move m);

@@ -7,6 +7,8 @@
 // sink, so that counting at the last perft ply costs one popcount per piece.
 #pragma once
 
+#include <algorithm>
+#include <array>
 #include <cstdint>
 
 #include "avocet/chess/attacks.h"
@@ -16,6 +18,38 @@
 namespace avocet {
 
 namespace movegen {
+
+// The first-rank squares castling needs, by the files of king and castling rook (shifted to
+// the eighth rank for Black): a 1 KB table instead of two lookups in the 32 KB between-table
+// at every node with a castling right.
+struct CastlingPath {
+  Bitboard must_be_empty;  // crossed or reached by king or rook, less their own two squares
+  Bitboard king_crosses;   // every square the king reaches after its own, its destination too
+};
+
+constexpr Bitboard first_rank_span(int a, int b) {
+  Bitboard span;
+  for (int f = std::min(a, b); f <= std::max(a, b); ++f) span |= make_square(File(f), Rank::R1);
+  return span;
+}
+
+constexpr std::array<std::array<CastlingPath, 8>, 8> make_castling_paths() {
+  std::array<std::array<CastlingPath, 8>, 8> paths{};
+  for (int king = 0; king < 8; ++king) {
+    for (int rook = 0; rook < 8; ++rook) {
+      if (rook == king) continue;
+      const bool king_side = rook > king;
+      const int king_to = king_side ? 6 : 2, rook_to = king_side ? 5 : 3;
+      const Bitboard movers = first_rank_span(king, king) | first_rank_span(rook, rook);
+      const Bitboard king_span = first_rank_span(king, king_to);
+      paths[size_t(king)][size_t(rook)] = {(king_span | first_rank_span(rook, rook_to)) & ~movers,
+                                           king_span & ~first_rank_span(king, king)};
+    }
+  }
+  return paths;
+}
+
+inline constexpr auto kCastlingPaths = make_castling_paths();
 
 // Appends every generated move to a MoveList.
 struct Collector {
@@ -160,18 +194,28 @@ inline void generate(const Position& pos, Sink& sink) {
       if (pos.en_passant_capture_is_legal(from, ep)) sink.add(Move(from, ep, MoveKind::EnPassant));
   }
 
-  // Castling: rights, empty squares between king and rook, no check now or on the way.
-  if (!checkers) {
-    constexpr Square e = relative_square(Us, Square::E1);
-    constexpr CastlingRight king_side = Us == Color::White ? kWhiteKingSide : kBlackKingSide;
-    constexpr CastlingRight queen_side = Us == Color::White ? kWhiteQueenSide : kBlackQueenSide;
-    auto attacked = [&](Square s) { return bool(pos.attackers_to(s, occupied) & theirs); };
-    if (pos.can_castle(king_side) && !(occupied & (Bitboard(e + 1) | (e + 2))) &&
-        !attacked(e + 1) && !attacked(e + 2))
-      sink.add(Move(e, e + 2, MoveKind::Castling));
-    if (pos.can_castle(queen_side) && !(occupied & (Bitboard(e - 1) | (e - 2) | (e - 3))) &&
-        !attacked(e - 1) && !attacked(e - 2))
-      sink.add(Move(e, e - 2, MoveKind::Castling));
+  // Castling, standard and Chess960 alike: king and rook end on g and f (c and d). Every square
+  // either crosses or lands on must be empty but for the two of them, and no square the king
+  // crosses or lands on may be attacked. Attacks are tested with king and rook lifted off the
+  // board: a castling rook that shields the king's destination along the rank (pinned there in
+  // Chess960, e.g. Rb1 Kd1 against a queen on a1) no longer shields it once it has moved.
+  if (!checkers && (pos.castling_rights() & castling_rights_of(Us))) {
+    constexpr int RankShift = Us == Color::White ? 0 : 56;
+    for (CastlingRight right : {castling_right(Us, true), castling_right(Us, false)}) {
+      if (!pos.can_castle(right)) continue;
+      const Square rook = pos.castling_rook(right);
+      const CastlingPath& path =
+          kCastlingPaths[size_t(index(file_of(king)))][size_t(index(file_of(rook)))];
+      if (occupied & (path.must_be_empty << RankShift)) continue;
+      const Bitboard without_movers = occupied ^ king ^ rook;
+      bool safe = true;
+      for (Square s : path.king_crosses << RankShift)
+        if (pos.attackers_to(s, without_movers) & theirs) {
+          safe = false;
+          break;
+        }
+      if (safe) sink.add(Move(king, rook, MoveKind::Castling));
+    }
   }
 }
 

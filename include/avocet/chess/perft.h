@@ -21,8 +21,9 @@ struct PerftDivision {
   uint64_t nodes;
 };
 
-// Perft below each legal move, in the order of UCI text (as Stockfish's `go perft` lists).
-std::vector<PerftDivision> perft_divide(const Position& pos, int depth);
+// Perft below each legal move, in the order of UCI text (as Stockfish's `go perft` lists),
+// castling written as to_uci writes it with `chess960`.
+std::vector<PerftDivision> perft_divide(const Position& pos, int depth, bool chess960 = false);
 
 // One line of a perft suite: `FEN; D1 20; D2 400; ...`.
 struct PerftSuiteEntry {
@@ -35,6 +36,6 @@ PerftSuiteEntry parse_perft_suite_line(std::string_view line);
 
 // Writes `move: nodes` per legal move, then `Nodes searched: N`, the time and the speed,
 // as `avocet perft` and the UCI command `go perft` print it.
-void write_perft_report(std::ostream& out, const Position& pos, int depth);
+void write_perft_report(std::ostream& out, const Position& pos, int depth, bool chess960 = false);
 
 }  // namespace avocet

@@ -1,6 +1,7 @@
-// Position: the board (bitboards plus a mailbox), side to move, castling rights, en passant
-// square, clocks and the incremental Zobrist key. Positions are small (under 150 bytes) and
-// are copied to take a move back ("copy-make"); the game history lives in Game.
+// Position: the board (bitboards plus a mailbox), side to move, castling rights with their
+// rooks' squares (Chess960), en passant square, clocks and the incremental Zobrist key.
+// Positions are small (under 160 bytes) and are copied to take a move back ("copy-make"); the
+// game history lives in Game.
 #pragma once
 
 #include <array>
@@ -29,10 +30,13 @@ class Position {
  public:
   // The standard starting position.
   static Position start();
-  // Parses 6-field or 4-field FEN (clocks then default to "0 1"); throws FenError.
+  // Parses 6-field or 4-field FEN (clocks then default to "0 1"); throws FenError. The
+  // castling field may be standard (KQkq), X-FEN (KQkq for the outermost rook on that side of
+  // the king, a rook's file letter otherwise) or Shredder-FEN (file letters: HAha): Chess960
+  // positions parse like any other.
   static Position from_fen(std::string_view fen);
   // FEN as python-chess's board.fen() writes it: the en passant square only when a legal
-  // en passant capture exists.
+  // en passant capture exists; castling in X-FEN, which is plain KQkq in standard chess.
   std::string fen() const;
 
   Bitboard occupied() const { return by_color_[0] | by_color_[1]; }
@@ -48,6 +52,11 @@ class Position {
   Color side_to_move() const { return side_; }
   uint8_t castling_rights() const { return castling_; }
   bool can_castle(CastlingRight r) const { return castling_ & r; }
+  // The square of the rook that castles with `r`, while the right is held.
+  Square castling_rook(CastlingRight r) const { return castling_rooks_[index(r)]; }
+  // Is every castling right held one of standard chess (king on e1/e8, rook in the corner)?
+  // Then the king's two-square UCI text (e1g1) names castling unambiguously.
+  bool has_standard_castling() const;
   // Set only when the side to move has a legal en passant capture; else Square::None.
   Square en_passant_square() const { return en_passant_; }
   int halfmove_clock() const { return halfmove_clock_; }
@@ -88,6 +97,10 @@ class Position {
   uint64_t key_ = 0;
   Color side_ = Color::White;
   uint8_t castling_ = kNoCastling;
+  std::array<Square, 4> castling_rooks_{Square::None, Square::None, Square::None, Square::None};
+  // The home squares of the kings and rooks that had rights when the position was set up: a
+  // move that touches none of them changes no right.
+  Bitboard castling_squares_;
   Square en_passant_ = Square::None;
   uint16_t halfmove_clock_ = 0;
   uint16_t fullmove_number_ = 1;

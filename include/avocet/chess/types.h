@@ -4,6 +4,7 @@
 // expected; the helpers below are the only sanctioned conversions.
 #pragma once
 
+#include <bit>
 #include <cassert>
 #include <cstdint>
 #include <optional>
@@ -98,7 +99,8 @@ constexpr int pawn_push(Color c) { return c == Color::White ? 8 : -8; }
 std::string square_name(Square s);
 std::optional<Square> parse_square(std::string_view text);
 
-// Castling rights as a 4-bit set.
+// Castling rights as a 4-bit set. King-side means the rook stands on the king's h-side (in
+// Chess960 too, wherever king and rook start): the king ends on g1/g8, else on c1/c8.
 enum CastlingRight : uint8_t {
   kNoCastling = 0,
   kWhiteKingSide = 1,
@@ -107,5 +109,12 @@ enum CastlingRight : uint8_t {
   kBlackQueenSide = 8,
   kAllCastling = 15,
 };
+
+// 0..3 for a single right (K, Q, k, q): its bit's position.
+constexpr int index(CastlingRight r) { return std::countr_zero(unsigned(r)); }
+constexpr CastlingRight castling_right(Color c, bool king_side) {
+  return CastlingRight((king_side ? 1 : 2) << (2 * index(c)));
+}
+constexpr uint8_t castling_rights_of(Color c) { return uint8_t(3 << (2 * index(c))); }
 
 }  // namespace avocet

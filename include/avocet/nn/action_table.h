@@ -14,7 +14,19 @@ namespace avocet::nn {
 
 inline constexpr int kActionCount = 1968;
 
-// The action index of a move (its from, to and promotion), or -1 if the table lacks it.
+// The move as the networks see it: castling as the king's move (e1g1), as ChessBench writes
+// it, when the king moves two files or more. A Chess960 castling whose king moves one file or
+// none is seen as the king taking its rook: as a king step it would share its squares with a
+// plain king move (b1c1), or have none (g1g1). Other moves are unchanged.
+constexpr Move network_move(Move m) {
+  if (m.kind() != MoveKind::Castling) return m;
+  const int files_moved = index(file_of(castling_king_to(m))) - index(file_of(m.from()));
+  if (files_moved >= -1 && files_moved <= 1) return m;
+  return Move(m.from(), castling_king_to(m), MoveKind::Castling);
+}
+
+// The action index of a move (network_move's from, to and promotion), or -1 if the table
+// lacks it.
 int action_index(Move m);
 // UCI text of an action, e.g. "e2e4" or "a7a8q".
 std::string action_uci(int action);

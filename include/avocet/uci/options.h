@@ -29,6 +29,7 @@ struct Settings {
   // GUIs set UCI_AnalyseMode before an analysis; Avocet searches the same way for analysis
   // and play, so it is kept only to be read back (Stockfish 15.1 ignores it likewise).
   bool analyse_mode = false;
+  bool chess960 = false;  // castling text as king takes rook; Chess960 castling in FENs
   std::string eval_file{kEmbeddedNet};
   std::string syzygy_path{kNoTablebases};
 };

@@ -93,8 +93,10 @@ class UciLoop {
   void option_error(std::string_view message);
   // An `info string ERROR: ...` line a GUI must not hide: on stdout and stderr both.
   void report_error_line(const std::string& line);
-  // `wdl_material`: the root's material for the WDL model, or nullopt without UCI_ShowWDL.
-  void print_info(const search::SearchInfo& info, int multipv, std::optional<int> wdl_material);
+  // `wdl_material`: the root's material for the WDL model, or nullopt without UCI_ShowWDL;
+  // `chess960`: castling written as king takes rook.
+  void print_info(const search::SearchInfo& info, int multipv, std::optional<int> wdl_material,
+                  bool chess960);
 
   std::ostream& out_;
   std::ostream& err_;
@@ -107,6 +109,9 @@ class UciLoop {
   bool net_reported_ = false;
   std::string reports_;  // lines print_reports() owes
   Game game_;
+  // False after a refused `position` until a valid one: a `go` must not play a move of the
+  // position before (illegal in the GUI's game), so it answers `bestmove 0000`.
+  bool has_position_ = true;
 };
 
 // Splits a line on blanks (spaces, tabs, carriage returns).
