@@ -67,10 +67,17 @@ def read_shard(path):
     record = np.dtype([("action", "<u2"), ("win", "<f4"), ("features", "u1", (f,))])
     tokens, squares, counts, moves = [], [], [], []
     while pos < len(data):
+        # A run killed while writing leaves a record cut short: name the file and the byte,
+        # as the C++ reader (datagen/shard.cpp) does, rather than numpy's buffer error.
+        start = pos
+        if pos + 77 + 64 * s + 1 > len(data):
+            raise ValueError(f"{path}: truncated record at byte {start}")
         tokens.append(np.frombuffer(data, np.uint8, 77, pos))
         squares.append(np.frombuffer(data, np.uint8, 64 * s, pos + 77))
         pos += 77 + 64 * s
         n = data[pos]
+        if pos + 1 + record.itemsize * n > len(data):
+            raise ValueError(f"{path}: truncated record at byte {start}")
         moves.append(np.frombuffer(data, record, n, pos + 1))
         counts.append(n)
         pos += 1 + record.itemsize * n

@@ -305,4 +305,9 @@ def main():
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    try:
+        sys.exit(main())
+    except (ValueError, OSError) as error:
+        # Bad input (a shard cut short, a missing file, a net of another shape): one line.
+        print(f"train.py: {error}", file=sys.stderr)
+        sys.exit(2)
