@@ -141,8 +141,11 @@ int selfplay(const cxxopts::ParseResult& parsed, const Streams& io) {
       ++existing;
     }
   }
-  fmt::print(io.out, "{} openings, {} workers, {} positions already in {} (resuming)\n",
-             o.book.size(), workers, existing, output);
+  fmt::print(io.out, "{} openings, {} worker{}, ", o.book.size(), workers, workers == 1 ? "" : "s");
+  if (existing > 0)
+    fmt::print(io.out, "{} positions already in {} (resuming)\n", existing, output);
+  else
+    fmt::print(io.out, "writing to {}\n", output);
 
   std::atomic<long> written{0};
   std::atomic<bool> stop{false};
