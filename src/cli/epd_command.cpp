@@ -27,6 +27,17 @@ namespace avocet::cli {
 
 namespace {
 
+// The id as the results column shows it, `width` characters at most: without an "STS(...)"
+// tag (the header names the file) and, if still too long, with its middle cut out, so the
+// running number at the end stays readable and the columns stay aligned.
+std::string column_id(std::string_view id, size_t width) {
+  if (id.starts_with("STS(") && id.find(") ") != std::string_view::npos)
+    id.remove_prefix(id.find(") ") + 2);
+  if (id.size() <= width) return std::string(id);
+  const size_t tail = std::min<size_t>(5, width / 3);
+  return fmt::format("{}...{}", id.substr(0, width - tail - 3), id.substr(id.size() - tail));
+}
+
 const SearchBudget kDefaultBudget{std::nullopt, 1000};
 constexpr size_t kMalformedLinesShown = 20;
 
@@ -152,7 +163,7 @@ int epd_command(const Args& args, const Streams& io) {
         const suites::EpdEntry& printed = entries[next_to_print].epd;
         progress.print_line(
             io.out, fmt::format("{:>4}  {:<28} {:<8} {:>6}  {}", next_to_print + 1,
-                                printed.id.substr(0, 28), o.move,
+                                column_id(printed.id, 28), o.move,
                                 fmt::format("{}/{}", o.points, o.max_points),
                                 o.points == o.max_points ? std::string("ok")
                                                          : suites::expected_epd_moves(printed)));
