@@ -24,8 +24,7 @@ int bench_command(const Args& args, const Streams& io) {
   const auto parsed = parse_args(options, args);
   if (help_requested(parsed, options, io)) return 0;
   const int depth = int(integer_option(parsed, "depth", 1, 64));
-  const std::shared_ptr<const nn::Network> net =
-      nn::load_network(parsed["weights"].as<std::string>());
+  const std::shared_ptr<const nn::Network> net = network_option(parsed);
   fmt::print(io.err, "net {}\n", net->description());
   const search::BenchResult result =
       search::run_bench([net] { return nn::make_evaluator(net); }, net->description(), depth,

@@ -13,11 +13,13 @@
 #include <filesystem>
 #include <iostream>
 #include <limits>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "avocet/build_info.h"
+#include "avocet/nn/default_net.h"
 #include "avocet/nn/network.h"
 #include "avocet/uci/uci_loop.h"
 #include "commands.h"
@@ -288,7 +290,22 @@ std::ifstream open_text_file(const std::string& path, std::string_view what) {
 
 void add_weights_option(cxxopts::Options& options) {
   options.add_options()("weights", "network file (default: the embedded net)",
-                        cxxopts::value<std::string>()->default_value(""), "FILE");
+                        cxxopts::value<std::string>()->default_value(""), "FILE")(
+      "precision",
+      "the trunk's arithmetic: auto (bf16 where the CPU has AVX-512 BF16, else fp32), fp32, bf16",
+      cxxopts::value<std::string>()->default_value("auto"), "P");
+}
+
+std::shared_ptr<const nn::Network> network_option(const cxxopts::ParseResult& parsed) {
+  const std::string& name = parsed["precision"].as<std::string>();
+  const std::optional<nn::Precision> precision = nn::parse_precision(name);
+  if (!precision)
+    throw std::invalid_argument(
+        fmt::format("--precision must be auto, fp32 or bf16, got '{}'", name));
+  if (!nn::precision_supported(*precision))
+    throw std::invalid_argument(
+        "--precision bf16 needs a CPU with AVX-512 BF16, and this one has none");
+  return nn::load_network(parsed["weights"].as<std::string>(), *precision);
 }
 
 std::string options_help(const cxxopts::Options& options) {

@@ -17,6 +17,7 @@
 #include <fstream>
 #include <iosfwd>
 #include <limits>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -25,6 +26,10 @@
 namespace avocet::search {
 struct SearchControl;
 }  // namespace avocet::search
+
+namespace avocet::nn {
+class Network;
+}  // namespace avocet::nn
 
 namespace avocet::cli {
 
@@ -81,8 +86,11 @@ std::optional<SearchBudget> given_search_budget(const cxxopts::ParseResult& pars
 // Opens a text file to read; throws "cannot read <what> '<path>': <reason>" when it is
 // missing, a directory, or unreadable.
 std::ifstream open_text_file(const std::string& path, std::string_view what);
-// Adds --weights FILE (default: the embedded net).
+// Adds --weights FILE (default: the embedded net) and --precision P (nn/precision.h).
 void add_weights_option(cxxopts::Options& options);
+// The network those two options name, loaded (throws std::invalid_argument for a bad
+// --precision, nn::WeightsError for a bad file).
+std::shared_ptr<const nn::Network> network_option(const cxxopts::ParseResult& parsed);
 // A subcommand's --help: its description and usage line, then one row per option with the
 // descriptions in one column, wrapped at 100 columns, each default stated once.
 std::string options_help(const cxxopts::Options& options);

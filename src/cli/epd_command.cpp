@@ -122,8 +122,7 @@ int epd_command(const Args& args, const Streams& io) {
   const int threads = int(integer_option(parsed, "threads", 1, 256));
   const std::string path = parsed["file"].as<std::string>();
   const std::vector<Entry> entries = read_entries(path, limit, io);
-  const std::shared_ptr<const nn::Network> network =
-      nn::load_network(parsed["weights"].as<std::string>());
+  const std::shared_ptr<const nn::Network> network = network_option(parsed);
 
   fmt::print(io.out, "{}: {} positions{}\n", path, entries.size(),
              limit ? fmt::format(" (the first {})", *limit) : "");

@@ -122,7 +122,7 @@ int eval_command(const Args& args, const Streams& io) {
   const auto parsed = parse_args(options, args);
   if (help_requested(parsed, options, io)) return 0;
   const Position pos = Position::from_fen(required_fen(parsed, "eval"));
-  const auto evaluator = nn::make_evaluator(nn::load_network(parsed["weights"].as<std::string>()));
+  const auto evaluator = nn::make_evaluator(network_option(parsed));
   std::unique_ptr<syzygy::Tablebases> tables;
   if (const std::string path = parsed["syzygy"].as<std::string>(); !path.empty()) {
     tables = std::make_unique<syzygy::Tablebases>(path);

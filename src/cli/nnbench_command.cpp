@@ -1,13 +1,16 @@
-// `avocet nnbench`: network speed. For each network it measures positions per second (every
-// legal move of a position scored) with one and two threads, the achieved GFLOP/s, and, as
-// the baseline measured in the same run, the GFLOP/s of Eigen's own matrix products for the
-// trunk's shapes: the forward pass's efficiency is the ratio of the two.
+// `avocet nnbench`: network speed. For each network and precision it measures positions per
+// second (every legal move of a position scored) with one and two threads, the achieved
+// GFLOP/s, and, as the baseline measured in the same run, the GFLOP/s of the trunk's matrix
+// products alone in that precision: the forward pass's efficiency is the ratio of the two.
+// With fp32 and bf16 both measured, it prints their ratio per net and thread count.
 #include <fmt/format.h>
 #include <fmt/ostream.h>
 
 #include <atomic>
 #include <chrono>
+#include <functional>
 #include <map>
+#include <optional>
 #include <thread>
 
 #include "avocet/chess/features.h"
@@ -103,8 +106,8 @@ double feature_ms(const std::vector<Sample>& samples, double seconds) {
   return 1000.0 * elapsed / double(done) + 0.0 * sink;
 }
 
-// GFLOP/s of Eigen's matrix products alone for the trunk's shapes on one sequence, with
-// `threads` threads each running its own products.
+// GFLOP/s of the trunk's matrix products alone for its shapes on one sequence, in the net's
+// precision, with `threads` threads each running its own products.
 double gemm_gflops(const nn::Network& net, int threads, double seconds) {
   const nn::TrunkWeights& w = net.trunk();
   const int t = w.sequence_length, d = w.d_model, f = w.ffn_dim;
@@ -120,10 +123,10 @@ double gemm_gflops(const nn::Network& net, int threads, double seconds) {
       long done = 0;
       while (done < 3 || Clock::now() - start < std::chrono::duration<double>(seconds)) {
         for (const nn::BlockWeights& b : w.blocks) {
-          qkv.noalias() = x * b.qkv.transpose();
-          out.noalias() = x * b.out.transpose();
-          up.noalias() = x * b.gate_up.transpose();
-          out.noalias() += hidden.leftCols(f) * b.down.transpose();
+          nn::apply(b.qkv, x, qkv, false);
+          nn::apply(b.out, x, out, false);
+          nn::apply(b.gate_up, x, up, false);
+          nn::apply(b.down, hidden.leftCols(f), out, true);
         }
         ++done;
       }
@@ -154,18 +157,42 @@ nn::NetworkConfig config(nn::Family family, int d, int layers, bool features = f
   return c;
 }
 
+// The precisions --precision names ("all": every one this CPU runs, fp32 first).
+std::vector<nn::Precision> precisions_option(const cxxopts::ParseResult& parsed) {
+  std::vector<nn::Precision> precisions;
+  for (const std::string& name : parsed["precision"].as<std::vector<std::string>>()) {
+    if (name == "all") {
+      for (nn::Precision p : {nn::Precision::Fp32, nn::Precision::Bf16})
+        if (nn::precision_supported(p)) precisions.push_back(p);
+      continue;
+    }
+    const std::optional<nn::Precision> p = nn::parse_precision(name);
+    if (!p)
+      throw std::invalid_argument(
+          fmt::format("--precision must be all, auto, fp32 or bf16, got '{}'", name));
+    if (!nn::precision_supported(*p))
+      throw std::invalid_argument(
+          "--precision bf16 needs a CPU with AVX-512 BF16, and this one has none");
+    precisions.push_back(nn::resolve(*p));
+  }
+  return precisions;
+}
+
 }  // namespace
 
 int nnbench_command(const Args& args, const Streams& io) {
   cxxopts::Options options("avocet nnbench",
                            "Network speed: positions/s (all legal moves scored), GFLOP/s, and "
-                           "efficiency against Eigen's matrix product rate for the same shapes.");
+                           "efficiency against the matrix product rate for the same shapes, "
+                           "in each precision.");
   auto add = options.add_options();
   add("weights", "benchmark these network files instead of the standard random ones",
       cxxopts::value<std::vector<std::string>>(), "FILE");
   add("seconds", "measuring time per entry", cxxopts::value<double>()->default_value("2"), "S");
   add("threads", "thread counts to measure",
       cxxopts::value<std::vector<long long>>()->default_value("1,2"), "T,...");
+  add("precision", "precisions to measure: all (those this CPU runs), auto, fp32, bf16",
+      cxxopts::value<std::vector<std::string>>()->default_value("all"), "P,...");
   add("positions", "print the benchmark positions' FENs and exit");
   add("h,help", "print this help");
   const auto parsed = parse_args(options, args);
@@ -177,17 +204,25 @@ int nnbench_command(const Args& args, const Streams& io) {
   const double seconds = positive_number_option(parsed, "seconds");
   const std::vector<long long> thread_counts = parsed["threads"].as<std::vector<long long>>();
   for (const long long threads : thread_counts) check_range("threads", threads, 1, 256);
-  std::vector<std::shared_ptr<const nn::Network>> nets;
+  const std::vector<nn::Precision> precisions = precisions_option(parsed);
+  // Each entry makes its net in a given precision: the same weights, packed differently.
+  using Maker = std::function<std::shared_ptr<const nn::Network>(nn::Precision)>;
+  std::vector<Maker> makers;
   if (parsed.count("weights")) {
-    for (const std::string& path : parsed["weights"].as<std::vector<std::string>>())
-      nets.push_back(nn::Network::load_file(path));
-  } else {
-    for (const auto& [d, layers] : {std::pair{128, 4}, {128, 8}, {256, 4}, {256, 8}}) {
-      nets.push_back(nn::Network::random(config(nn::Family::House, d, layers), 1));
-      if (d == 128 && layers == 4)  // the cost of the feature groups, against the line above
-        nets.push_back(nn::Network::random(config(nn::Family::House, d, layers, true), 1));
+    for (const std::string& path : parsed["weights"].as<std::vector<std::string>>()) {
+      nn::Network::load_file(path, nn::Precision::Fp32);  // a bad file stops before any row
+      makers.push_back([path](nn::Precision p) { return nn::Network::load_file(path, p); });
     }
-    nets.push_back(nn::Network::random(config(nn::Family::Searchless, 256, 8), 1));
+  } else {
+    auto random = [](nn::NetworkConfig c) {
+      return [c](nn::Precision p) { return nn::Network::random(c, 1, p); };
+    };
+    for (const auto& [d, layers] : {std::pair{128, 4}, {128, 8}, {256, 4}, {256, 8}}) {
+      makers.push_back(random(config(nn::Family::House, d, layers)));
+      if (d == 128 && layers == 4)  // the cost of the feature groups, against the line above
+        makers.push_back(random(config(nn::Family::House, d, layers, true)));
+    }
+    makers.push_back(random(config(nn::Family::Searchless, 256, 8)));
   }
 
   const std::vector<Sample> samples = bench_samples();
@@ -195,33 +230,47 @@ int nnbench_command(const Args& args, const Streams& io) {
   for (const Sample& s : samples) moves += double(s.moves.size());
   fmt::print(io.out, "{} positions, {:.1f} legal moves on average\n", samples.size(),
              moves / double(samples.size()));
-  fmt::print(io.out, "{:<22} {:>7} {:>10} {:>9} {:>9} {:>10} {:>6}\n", "network", "threads",
-             "pos/s", "ms/pos", "GFLOP/s", "GEMM GF/s", "eff");
+  fmt::print(io.out, "{:<22} {:>9} {:>7} {:>10} {:>9} {:>9} {:>10} {:>6}\n", "network", "precision",
+             "threads", "pos/s", "ms/pos", "GFLOP/s", "GEMM GF/s", "eff");
   io.out.flush();  // each entry takes 2 x --seconds: show what is coming at once
-  Progress progress(io.err, io.err_is_terminal, nets.size() * thread_counts.size(), "entries", 1);
+  Progress progress(io.err, io.err_is_terminal,
+                    makers.size() * precisions.size() * thread_counts.size(), "entries", 1);
   size_t entries_done = 0;
-  std::map<std::pair<int, int>, double> house_ms, searchless_ms;  // (d, L) -> ms/pos, 1 thread
-  std::map<std::pair<int, int>, double> featured_ms;              // house with feature groups
-  for (const auto& net : nets) {
-    const nn::NetworkConfig& c = net->config();
-    for (const long long thread_count : thread_counts) {
-      const int threads = int(thread_count);
-      const double gemm = gemm_gflops(*net, threads, seconds);
-      const Rate r = measure(net, samples, threads, seconds);
-      const double ms = 1000.0 / r.positions_per_second;
-      progress.print_line(
-          io.out, fmt::format("{:<22} {:>7} {:>10.1f} {:>9.3f} {:>9.1f} {:>10.1f} {:>5.0f}%",
-                              c.name, threads, r.positions_per_second, ms * threads, r.gflops, gemm,
-                              100.0 * r.gflops / gemm));
-      progress.update(++entries_done);
-      const bool featured = !c.square_groups.empty() || !c.move_groups.empty();
-      if (threads == 1)
-        (c.family == nn::Family::Searchless ? searchless_ms
-         : featured                         ? featured_ms
-                                            : house_ms)[{c.d_model, c.layers}] = ms;
+  // (d, L) -> ms/pos with 1 thread in the first precision measured.
+  std::map<std::pair<int, int>, double> house_ms, searchless_ms, featured_ms;
+  // (name, threads) -> positions/s per precision, for the precision ratios.
+  std::map<std::pair<std::string, int>, std::map<nn::Precision, double>> rates;
+  for (const Maker& make : makers) {
+    for (const nn::Precision precision : precisions) {
+      const std::shared_ptr<const nn::Network> net = make(precision);
+      const nn::NetworkConfig& c = net->config();
+      for (const long long thread_count : thread_counts) {
+        const int threads = int(thread_count);
+        const double gemm = gemm_gflops(*net, threads, seconds);
+        const Rate r = measure(net, samples, threads, seconds);
+        const double ms = 1000.0 / r.positions_per_second;
+        progress.print_line(
+            io.out,
+            fmt::format("{:<22} {:>9} {:>7} {:>10.1f} {:>9.3f} {:>9.1f} {:>10.1f} {:>5.0f}%",
+                        c.name, nn::precision_name(net->precision()), threads,
+                        r.positions_per_second, ms * threads, r.gflops, gemm,
+                        100.0 * r.gflops / gemm));
+        progress.update(++entries_done);
+        rates[{c.name, threads}][net->precision()] = r.positions_per_second;
+        const bool featured = !c.square_groups.empty() || !c.move_groups.empty();
+        if (threads == 1 && precision == precisions.front())
+          (c.family == nn::Family::Searchless ? searchless_ms
+           : featured                         ? featured_ms
+                                              : house_ms)[{c.d_model, c.layers}] = ms;
+      }
     }
   }
   progress.finish();
+  for (const auto& [entry, by_precision] : rates)
+    if (by_precision.contains(nn::Precision::Fp32) && by_precision.contains(nn::Precision::Bf16))
+      fmt::print(io.out, "bf16 / fp32 positions/s for {} with {} thread{}: {:.2f}x\n", entry.first,
+                 entry.second, entry.second == 1 ? "" : "s",
+                 by_precision.at(nn::Precision::Bf16) / by_precision.at(nn::Precision::Fp32));
   for (const auto& [shape, ms] : searchless_ms)
     if (house_ms.contains(shape))
       fmt::print(io.out,
@@ -239,8 +288,9 @@ int nnbench_command(const Args& args, const Streams& io) {
                    100.0 * (ms / house_ms[shape] - 1), alone, 100.0 * alone / house_ms[shape]);
   }
   fmt::print(io.out,
-             "GEMM GF/s: Eigen's own product rate for the trunk's matrix shapes with the same "
-             "thread count, measured in this run; eff = GFLOP/s / GEMM GF/s\n");
+             "GEMM GF/s: the trunk's matrix products alone, for the same shapes, precision and "
+             "thread count, measured in this run (fp32: Eigen's own product); eff = GFLOP/s / "
+             "GEMM GF/s\n");
   return 0;
 }
 

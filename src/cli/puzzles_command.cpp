@@ -322,7 +322,7 @@ int puzzles_command(const Args& args, const Streams& io) {
   std::ofstream json_file;
   if (!json_path.empty() && !resume) json_file = open_results_file(json_path, false);
   std::shared_ptr<const nn::Network> network;
-  if (evaluator_name == "net") network = nn::load_network(weights);
+  if (evaluator_name == "net") network = network_option(parsed);
   auto make_evaluator = [&]() -> std::unique_ptr<nn::Evaluator> {
     if (network) return nn::make_evaluator(network);
     return std::make_unique<nn::MaterialEvaluator>();
@@ -335,6 +335,7 @@ int puzzles_command(const Args& args, const Streams& io) {
       {"movetime_ms", budget && budget->movetime_ms ? json(*budget->movetime_ms) : json()},
       {"net", network ? json(network->config().name) : json()},
       {"net_hash", network ? json(fmt::format("{:016x}", network->hash())) : json()},
+      {"precision", network ? json(nn::precision_name(network->precision())) : json()},
       {"weights", network ? json(weights.empty() ? "<embedded>" : weights) : json()}};
   // A short default label: the plot's legend shows it.
   const std::string label =

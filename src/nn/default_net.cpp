@@ -1,5 +1,6 @@
 #include "avocet/nn/default_net.h"
 
+#include <array>
 #include <cstddef>
 #include <mutex>
 #include <span>
@@ -12,23 +13,29 @@ extern "C" const std::byte avocet_embedded_net_end[];
 
 namespace avocet::nn {
 
-std::shared_ptr<const Network> default_network() {
+std::shared_ptr<const Network> default_network(Precision precision) {
 #ifdef AVOCET_EMBEDDED_NET
-  static std::once_flag once;
-  static std::shared_ptr<const Network> network;
-  std::call_once(once, [] {
+  // One copy per precision (Auto is resolved first, so it shares its copy).
+  static std::mutex mutex;
+  static std::array<std::shared_ptr<const Network>, 3> networks;
+  precision = resolve(precision);
+  const std::lock_guard lock(mutex);
+  std::shared_ptr<const Network>& network = networks[size_t(precision)];
+  if (!network) {
     const std::span<const std::byte> bytes(avocet_embedded_net,
                                            size_t(avocet_embedded_net_end - avocet_embedded_net));
-    network = Network::load(SafetensorsFile::from_memory(bytes, "embedded " AVOCET_EMBEDDED_NET));
-  });
+    network = Network::load(SafetensorsFile::from_memory(bytes, "embedded " AVOCET_EMBEDDED_NET),
+                            precision);
+  }
   return network;
 #else
+  (void)precision;
   throw WeightsError("this build embeds no default net (weights/ had none): pass a weights file");
 #endif
 }
 
-std::shared_ptr<const Network> load_network(const std::string& path) {
-  return path.empty() ? default_network() : Network::load_file(path);
+std::shared_ptr<const Network> load_network(const std::string& path, Precision precision) {
+  return path.empty() ? default_network(precision) : Network::load_file(path, precision);
 }
 
 }  // namespace avocet::nn

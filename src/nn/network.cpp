@@ -154,14 +154,14 @@ void fill_weights(const NetworkConfig& c, Read read, TrunkWeights& trunk, HouseH
     const std::string p = fmt::format("layers.{}.", i);
     BlockWeights b;
     b.attention_norm = {vector(p + "ln1.weight", d), vector(p + "ln1.bias", d)};
-    b.qkv.resize(3 * d, d);
-    b.qkv << matrix(p + "attn.q.weight", d, d), matrix(p + "attn.k.weight", d, d),
+    b.qkv.weight.resize(3 * d, d);
+    b.qkv.weight << matrix(p + "attn.q.weight", d, d), matrix(p + "attn.k.weight", d, d),
         matrix(p + "attn.v.weight", d, d);
-    b.out = matrix(p + "attn.o.weight", d, d);
+    b.out.weight = matrix(p + "attn.o.weight", d, d);
     b.mlp_norm = {vector(p + "ln2.weight", d), vector(p + "ln2.bias", d)};
-    b.gate_up.resize(2 * f, d);
-    b.gate_up << matrix(p + "mlp.w1.weight", f, d), matrix(p + "mlp.w2.weight", f, d);
-    b.down = matrix(p + "mlp.w3.weight", d, f);
+    b.gate_up.weight.resize(2 * f, d);
+    b.gate_up.weight << matrix(p + "mlp.w1.weight", f, d), matrix(p + "mlp.w2.weight", f, d);
+    b.down.weight = matrix(p + "mlp.w3.weight", d, f);
     trunk.blocks.push_back(std::move(b));
   }
   trunk.final_norm = {vector("ln_f.weight", d), vector("ln_f.bias", d)};
@@ -208,9 +208,18 @@ std::set<std::string> expected_tensor_names(const NetworkConfig& c) {
   return names;
 }
 
+// The trunk's precision, as a WeightsError naming `label` where the CPU cannot run it.
+void set_precision(TrunkWeights& trunk, Precision precision, const std::string& label) {
+  try {
+    trunk.set_precision(precision);
+  } catch (const std::runtime_error& e) {
+    throw WeightsError(fmt::format("{}: {}", label, e.what()));
+  }
+}
+
 }  // namespace
 
-std::shared_ptr<const Network> Network::load(const SafetensorsFile& file) {
+std::shared_ptr<const Network> Network::load(const SafetensorsFile& file, Precision precision) {
   auto net = std::make_shared<Network>();
   net->config_ = read_config(file);
   const NetworkConfig& c = net->config_;
@@ -235,10 +244,12 @@ std::shared_ptr<const Network> Network::load(const SafetensorsFile& file) {
       },
       net->trunk_, net->house_, net->square_features_, net->searchless_);
   net->hash_ = fnv1a(file);
+  set_precision(net->trunk_, precision, file.label());
   return net;
 }
 
-std::shared_ptr<const Network> Network::random(const NetworkConfig& config, uint64_t seed) {
+std::shared_ptr<const Network> Network::random(const NetworkConfig& config, uint64_t seed,
+                                               Precision precision) {
   auto net = std::make_shared<Network>();
   net->config_ = config;
   std::mt19937_64 rng(seed);
@@ -256,6 +267,7 @@ std::shared_ptr<const Network> Network::random(const NetworkConfig& config, uint
       },
       net->trunk_, net->house_, net->square_features_, net->searchless_);
   net->hash_ = seed;
+  set_precision(net->trunk_, precision, config.name);
   return net;
 }
 
@@ -269,8 +281,8 @@ double Network::flops(int moves) const {
   return trunk + 2 * 2 * 64 * d * c.head_dim + moves * 2.0 * c.head_dim * c.bins;
 }
 
-std::shared_ptr<const Network> Network::load_file(const std::string& path) {
-  return load(SafetensorsFile::open(path));
+std::shared_ptr<const Network> Network::load_file(const std::string& path, Precision precision) {
+  return load(SafetensorsFile::open(path), precision);
 }
 
 std::string Network::description() const {
@@ -278,9 +290,10 @@ std::string Network::description() const {
   std::string features;
   if (!c.square_groups.empty() || !c.move_groups.empty())
     features = fmt::format(" features {}+{}", c.square_groups.size(), c.move_groups.size());
-  return fmt::format("{} ({} d={} L={} heads={} ffn={} bins={}{}{}) hash {:016x}", c.name,
+  return fmt::format("{} ({} d={} L={} heads={} ffn={} bins={}{}{} {}) hash {:016x}", c.name,
                      c.family == Family::House ? "house" : "searchless", c.d_model, c.layers,
-                     c.heads, c.ffn_dim, c.bins, c.mirror ? " mirror" : "", features, hash_);
+                     c.heads, c.ffn_dim, c.bins, c.mirror ? " mirror" : "", features,
+                     precision_name(precision()), hash_);
 }
 
 }  // namespace avocet::nn

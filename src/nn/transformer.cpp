@@ -1,8 +1,37 @@
 #include "avocet/nn/transformer.h"
 
 #include <cmath>
+#include <stdexcept>
+
+#include "avocet/nn/bf16_gemm.h"
 
 namespace avocet::nn {
+
+void apply(const Linear& layer, const Eigen::Ref<const Matrix>& x, Eigen::Ref<Matrix> y,
+           bool accumulate) {
+  if (layer.packed) {
+    bf16::gemm_avx512(*layer.packed, x.data(), int(x.rows()), int(x.outerStride()), y.data(),
+                      int(y.outerStride()), accumulate);
+  } else if (accumulate) {
+    y.noalias() += x * layer.weight.transpose();
+  } else {
+    y.noalias() = x * layer.weight.transpose();
+  }
+}
+
+void TrunkWeights::set_precision(Precision p) {
+  p = resolve(p);
+  if (!precision_supported(p))
+    throw std::runtime_error("bf16 needs a CPU with AVX-512 BF16, and this one has none");
+  for (BlockWeights& block : blocks)
+    for (Linear* layer : {&block.qkv, &block.out, &block.gate_up, &block.down})
+      layer->packed =
+          p == Precision::Bf16
+              ? std::make_shared<const bf16::PackedWeights>(bf16::pack(
+                    layer->weight.data(), int(layer->weight.rows()), int(layer->weight.cols())))
+              : nullptr;
+  precision = p;
+}
 
 void TrunkWorkspace::reserve(const TrunkWeights& w, int rows) {
   if (rows <= capacity) return;
@@ -66,7 +95,7 @@ void run_blocks(const TrunkWeights& w, int batch, TrunkWorkspace& ws) {
   const float score_scale = 1.0f / std::sqrt(float(head_size));
   for (const BlockWeights& block : w.blocks) {
     layer_norm(x, block.attention_norm, normed);
-    qkv.noalias() = normed * block.qkv.transpose();
+    apply(block.qkv, normed, qkv, false);
     for (int b = 0; b < batch; ++b) {
       for (int h = 0; h < w.heads; ++h) {
         const auto q = qkv.block(b * t, h * head_size, t, head_size);
@@ -77,13 +106,13 @@ void run_blocks(const TrunkWeights& w, int batch, TrunkWorkspace& ws) {
         attention.block(b * t, h * head_size, t, head_size).noalias() = ws.scores * v;
       }
     }
-    x.noalias() += attention * block.out.transpose();
+    apply(block.out, attention, x, true);
 
     layer_norm(x, block.mlp_norm, normed);
-    hidden.noalias() = normed * block.gate_up.transpose();
+    apply(block.gate_up, normed, hidden, false);
     auto gate = hidden.leftCols(f).array();
     gate = gate / (1.0f + (-gate).exp()) * hidden.rightCols(f).array();
-    x.noalias() += hidden.leftCols(f) * block.down.transpose();
+    apply(block.down, hidden.leftCols(f), x, true);
   }
   layer_norm(x, w.final_norm, x);
 }

@@ -386,9 +386,10 @@ TEST(Cli, PuzzlesJsonWritesOneLinePerPuzzle) {
   ASSERT_EQ(lines.size(), 6u);  // a line per puzzle, then the summary
   std::set<std::string> ids;
   int solved = 0;
-  const nlohmann::json settings = {
-      {"mode", "argmax"}, {"evaluator", "material"}, {"nodes", nullptr},  {"movetime_ms", nullptr},
-      {"net", nullptr},   {"net_hash", nullptr},     {"weights", nullptr}};
+  const nlohmann::json settings = {{"mode", "argmax"},     {"evaluator", "material"},
+                                   {"nodes", nullptr},     {"movetime_ms", nullptr},
+                                   {"net", nullptr},       {"net_hash", nullptr},
+                                   {"precision", nullptr}, {"weights", nullptr}};
   for (size_t i = 0; i < 5; ++i) {
     const nlohmann::json& row = lines[i];
     ids.insert(row.at("id").get<std::string>());

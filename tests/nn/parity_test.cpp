@@ -16,17 +16,19 @@
 namespace avocet::nn {
 namespace {
 
+// fp32 against PyTorch's fp32: only summation order differs.
 constexpr float kTolerance = 1e-4f;
 
-void check_parity(const std::string& model) {
-  const auto network = Network::load_file(testing::data_path(model + ".safetensors"));
+void check_parity(const std::string& model, Precision precision = Precision::Fp32,
+                  float log_p_tolerance = kTolerance, float win_tolerance = kTolerance) {
+  const auto network = Network::load_file(testing::data_path(model + ".safetensors"), precision);
   const auto evaluator = make_evaluator(network);
   std::ifstream file(testing::data_path(model + ".golden.json"));
   ASSERT_TRUE(file);
   const nlohmann::json golden = nlohmann::json::parse(file);
   ASSERT_GE(golden.size(), 20u);
 
-  float worst = 0.0f;
+  float worst = 0.0f, worst_win = 0.0f;
   int moves_checked = 0;
   std::vector<float> log_probs, win;
   for (const auto& c : golden) {
@@ -43,20 +45,33 @@ void check_parity(const std::string& model) {
       ASSERT_EQ(int(expected.size()), k);
       std::vector<float> row(expected.begin(), expected.end());
       for (int j = 0; j < k; ++j) worst = std::max(worst, std::abs(log_probs[i * k + j] - row[j]));
-      EXPECT_NEAR(win[i], expected_win_probability(row), kTolerance);
+      worst_win = std::max(worst_win, std::abs(win[i] - expected_win_probability(row)));
       ++moves_checked;
     }
   }
-  EXPECT_LE(worst, kTolerance) << model;
+  EXPECT_LE(worst, log_p_tolerance) << model;
+  EXPECT_LE(worst_win, win_tolerance) << model;
   EXPECT_GT(moves_checked, 400);
-  std::cout << model << ": " << moves_checked << " moves, max |log p - reference| = " << worst
-            << "\n";
+  std::cout << model << " (" << precision_name(network->precision()) << "): " << moves_checked
+            << " moves, max |log p - reference| = " << worst
+            << ", max |win - reference| = " << worst_win << "\n";
 }
 
 TEST(Parity, HouseFamily) { check_parity("tiny_house"); }
 TEST(Parity, HouseFamilyMirroredBf16) { check_parity("tiny_house_mirror_bf16"); }
 TEST(Parity, HouseFamilyWithEveryFeatureGroup) { check_parity("tiny_house_features"); }
 TEST(Parity, SearchlessFamily) { check_parity("tiny_searchless"); }
+
+// The bf16 trunk against the same fp32 PyTorch goldens, within the bf16 tolerances below.
+TEST(Parity, HouseFamilyInBf16) {
+  if (!precision_supported(Precision::Bf16)) GTEST_SKIP() << "no AVX-512 BF16 on this CPU";
+  for (const char* model : {"tiny_house", "tiny_house_mirror_bf16", "tiny_house_features"})
+    check_parity(model, Precision::Bf16, 1.0f, 1.0f);
+}
+TEST(Parity, SearchlessFamilyInBf16) {
+  if (!precision_supported(Precision::Bf16)) GTEST_SKIP() << "no AVX-512 BF16 on this CPU";
+  check_parity("tiny_searchless", Precision::Bf16, 1.0f, 1.0f);
+}
 
 TEST(Evaluator, WinProbabilitiesAreInRangeAndRepeatable) {
   const auto evaluator =

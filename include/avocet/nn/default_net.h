@@ -9,10 +9,11 @@
 
 namespace avocet::nn {
 
-// Loaded once, then shared; throws WeightsError if the build embedded no net.
-std::shared_ptr<const Network> default_network();
+// Loaded once per precision, then shared; throws WeightsError if the build embedded no net.
+std::shared_ptr<const Network> default_network(Precision precision = Precision::Auto);
 
 // `path` if given, else the default network.
-std::shared_ptr<const Network> load_network(const std::string& path);
+std::shared_ptr<const Network> load_network(const std::string& path,
+                                            Precision precision = Precision::Auto);
 
 }  // namespace avocet::nn

@@ -48,14 +48,20 @@ struct SearchlessHead {
 
 class Network {
  public:
-  // Reads and validates everything; throws WeightsError naming the file and the tensor.
-  static std::shared_ptr<const Network> load(const SafetensorsFile& file);
-  static std::shared_ptr<const Network> load_file(const std::string& path);
+  // Reads and validates everything; throws WeightsError naming the file and the tensor, or
+  // for Precision::Bf16 on a CPU without AVX-512 BF16. The precision is fixed from then on.
+  static std::shared_ptr<const Network> load(const SafetensorsFile& file,
+                                             Precision precision = Precision::Auto);
+  static std::shared_ptr<const Network> load_file(const std::string& path,
+                                                  Precision precision = Precision::Auto);
   // Random weights (scaled normal), for benchmarks.
-  static std::shared_ptr<const Network> random(const NetworkConfig& config, uint64_t seed);
+  static std::shared_ptr<const Network> random(const NetworkConfig& config, uint64_t seed,
+                                               Precision precision = Precision::Auto);
 
   const NetworkConfig& config() const { return config_; }
   const TrunkWeights& trunk() const { return trunk_; }
+  // Fp32 or Bf16: what the trunk's products run in.
+  Precision precision() const { return trunk_.precision; }
   const HouseHead& house_head() const { return house_; }
   // House: per config.square_groups, [values, d] embeddings added to the 64 square tokens.
   const std::vector<Matrix>& square_features() const { return square_features_; }

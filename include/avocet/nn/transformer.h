@@ -1,10 +1,14 @@
 // The transformer trunk shared by both network families, in Eigen (row-major, fp32):
 // token embedding x sqrt(d) + learned positions, L pre-LayerNorm blocks (multi-head
 // self-attention without biases or mask, then a SwiGLU MLP W3(silu(W1 x) * W2 x) without
-// biases), and a final LayerNorm.
+// biases), and a final LayerNorm. The four matrix products of each block run in the
+// network's precision (nn/precision.h): Eigen in fp32, or the bf16 kernels of bf16_gemm.h.
 #pragma once
 
+#include <memory>
 #include <vector>
+
+#include "avocet/nn/precision.h"
 
 // With AVX-512, gcc 12 warns that the `__Y` of _mm512_undefined_ps() "may be used
 // uninitialized" (it is undefined on purpose) wherever Eigen's packet code is inlined. gcc
@@ -26,17 +30,33 @@ using Vector = Eigen::Matrix<float, 1, Eigen::Dynamic, Eigen::RowMajor>;
 
 inline constexpr float kLayerNormEpsilon = 1e-5f;
 
+namespace bf16 {
+struct PackedWeights;  // nn/bf16_gemm.h
+}
+
+// A weight W [out, in] applied as y (+)= x W^T (PyTorch's Linear without bias). `weight` is
+// the fp32 reference, multiplied with Eigen; `packed` is its bf16 copy, made by
+// TrunkWeights::set_precision(Bf16), and used instead whenever it is set.
+struct Linear {
+  Matrix weight;
+  std::shared_ptr<const bf16::PackedWeights> packed;
+};
+
+// y (+)= x * layer^T, in the layer's precision; y must not alias x.
+void apply(const Linear& layer, const Eigen::Ref<const Matrix>& x, Eigen::Ref<Matrix> y,
+           bool accumulate);
+
 struct LayerNormWeights {
   Vector scale, offset;  // [d]
 };
 
 struct BlockWeights {
   LayerNormWeights attention_norm;
-  Matrix qkv;  // [3d, d]: W_q, W_k, W_v stacked, each [d_out = d, d_in = d]
-  Matrix out;  // [d, d]
+  Linear qkv;  // [3d, d]: W_q, W_k, W_v stacked, each [d_out = d, d_in = d]
+  Linear out;  // [d, d]
   LayerNormWeights mlp_norm;
-  Matrix gate_up;  // [2f, d]: W1 then W2
-  Matrix down;     // [d, f]: W3
+  Linear gate_up;  // [2f, d]: W1 then W2
+  Linear down;     // [d, f]: W3
 };
 
 struct TrunkWeights {
@@ -45,6 +65,11 @@ struct TrunkWeights {
   Matrix positions;  // [sequence_length, d]
   std::vector<BlockWeights> blocks;
   LayerNormWeights final_norm;
+  Precision precision = Precision::Fp32;  // resolved: Fp32 or Bf16
+
+  // Packs (Bf16) or drops (Fp32) the blocks' bf16 weights; Auto is resolved for this CPU.
+  // Throws std::runtime_error for Bf16 on a CPU without AVX-512 BF16.
+  void set_precision(Precision p);
 };
 
 // Scratch matrices reused across evaluations, sized for up to `rows` token rows.

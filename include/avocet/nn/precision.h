@@ -1,0 +1,29 @@
+// The arithmetic the trunk's matrix products run in, chosen once when a network is loaded
+// (Network::load): the backend seam of nn/. Fp32 is the reference (Eigen); Bf16 rounds
+// weights and activations to bfloat16 and accumulates in fp32 with AVX-512 BF16's
+// vdpbf16ps (nn/bf16_gemm.h), about twice the products per cycle. Everything between the
+// products (LayerNorm, attention softmax, residuals, the head) stays fp32 either way.
+#pragma once
+
+#include <optional>
+#include <string_view>
+
+namespace avocet::nn {
+
+enum class Precision {
+  Auto,  // Bf16 where the CPU has AVX-512 BF16, else Fp32
+  Fp32,
+  Bf16,
+};
+
+// Whether this CPU (and OS) can run `p`; Auto and Fp32 run everywhere.
+bool precision_supported(Precision p);
+
+// Auto resolved for this CPU; Fp32 and Bf16 unchanged.
+Precision resolve(Precision p);
+
+// "auto", "fp32", "bf16".
+std::string_view precision_name(Precision p);
+std::optional<Precision> parse_precision(std::string_view text);
+
+}  // namespace avocet::nn
