@@ -216,7 +216,7 @@ void UciLoop::print_reports(bool name_net) {
 bool UciLoop::ensure_evaluator() {
   if (has_evaluator_) return true;
   try {
-    use_network(nn::default_network(), std::string(kEmbeddedNet));
+    use_network(nn::default_network(settings_.precision), std::string(kEmbeddedNet));
   } catch (const std::exception& e) {
     error(fmt::format("no network: {} (set EvalFile)", e.what()));
     return false;
@@ -492,7 +492,11 @@ void UciLoop::apply_option(const OptionSpec& spec, const OptionValue& value) {
       engine_.new_game();
       break;
     case OptionEffect::Network:
-      if (!load_network(next.eval_file)) return;
+      if (!nn::precision_supported(next.precision))
+        return option_error(fmt::format(
+            "setoption {}: bf16 needs a CPU with AVX-512 BF16, and this one has none; keeping {}",
+            spec.name, spec.read(settings_)));
+      if (!load_network(next.eval_file, next.precision)) return;
       break;
     case OptionEffect::Tablebases:
       next.engine.tablebases = open_tablebases(next.syzygy_path);
@@ -510,17 +514,17 @@ void UciLoop::apply_option(const OptionSpec& spec, const OptionValue& value) {
   settings_ = std::move(next);
 }
 
-bool UciLoop::load_network(const std::string& file) {
+bool UciLoop::load_network(const std::string& file, nn::Precision precision) {
   const bool embedded = file == kEmbeddedNet;
   std::shared_ptr<const nn::Network> net;
   try {
-    net = embedded ? nn::default_network() : nn::Network::load_file(file);
+    net = embedded ? nn::default_network(precision) : nn::Network::load_file(file, precision);
   } catch (const std::exception& e) {
     // The engine plays on, with the net it has or else the embedded one (what the next go
     // would load): name it. GUIs tend to hide info strings, hence stderr as well.
     if (!has_evaluator_) {
       try {
-        use_network(nn::default_network(), std::string(kEmbeddedNet));
+        use_network(nn::default_network(precision), std::string(kEmbeddedNet));
       } catch (const std::exception&) {
       }
     }

@@ -13,6 +13,7 @@
 #include <string_view>
 #include <vector>
 
+#include "avocet/nn/precision.h"
 #include "avocet/search/engine.h"
 
 namespace avocet::uci {
@@ -31,6 +32,7 @@ struct Settings {
   bool analyse_mode = false;
   bool chess960 = false;  // castling text as king takes rook; Chess960 castling in FENs
   std::string eval_file{kEmbeddedNet};
+  nn::Precision precision = nn::Precision::Auto;  // the net's arithmetic (nn/precision.h)
   std::string syzygy_path{kNoTablebases};
 };
 
@@ -41,7 +43,7 @@ enum class OptionType { Check, Spin, Combo, String, Button };
 enum class OptionEffect {
   Engine,      // the Engine takes settings.engine (it may refuse: a Hash too large)
   Loop,        // nothing more: the loop reads the value at each go
-  Network,     // load the net settings.eval_file names
+  Network,     // load the net settings.eval_file names, in settings.precision
   Tablebases,  // open the tables settings.syzygy_path names, into settings.engine
   ClearHash,   // forget what earlier searches stored (the transposition table)
 };

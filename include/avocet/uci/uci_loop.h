@@ -73,9 +73,10 @@ class UciLoop {
   // `help`: the commands the loop understands.
   void on_help();
   void apply_option(const OptionSpec& spec, const OptionValue& value);
-  // EvalFile's effect: plays with the net `file` names (kEmbeddedNet: the embedded one);
-  // false when it cannot be loaded and the loop plays on with the net it had.
-  bool load_network(const std::string& file);
+  // EvalFile's and Precision's effect: plays with the net `file` names (kEmbeddedNet: the
+  // embedded one) in `precision`; false when it cannot be loaded and the loop plays on with
+  // the net it had.
+  bool load_network(const std::string& file, nn::Precision precision);
   // SyzygyPath's effect: the tables under `path` (kNoTablebases: none).
   std::shared_ptr<const syzygy::Tablebases> open_tablebases(const std::string& path);
   bool ensure_evaluator();
