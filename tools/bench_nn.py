@@ -2,8 +2,8 @@
 """Network speed: Avocet's Eigen forward pass against PyTorch on CPU, same weights, same run.
 
 Builds the standard benchmark networks (house d=128/256, L=4/8; searchless d=256, L=8) with
-random weights, exports them, runs `avocet nnbench --weights ...` on them, then times the
-PyTorch reference (tools/reference_model.py) on the same files and positions, one position
+random weights, exports them, runs `avocet nnbench --weights ...` on them (fp32, and bf16
+where the CPU has AVX-512 BF16), then times the PyTorch reference (tools/reference_model.py) on the same files and positions, one position
 per call, one thread (torch.set_num_threads(1), OPENBLAS_NUM_THREADS=1). Prints positions/s
 for both and the ratio.
 
@@ -85,16 +85,21 @@ def main():
         report = subprocess.run(command, check=True, capture_output=True, text=True).stdout
     print(report, end="")
 
+    # Rows: network, precision, threads, pos/s, ...
     avocet = {}
     for line in report.splitlines():
         words = line.split()
-        if words and words[0] in models and words[1] == "1":
-            avocet[words[0]] = float(words[2])
-    print(f"\n{'network':<22} {'avocet pos/s':>13} {'pytorch pos/s':>14} {'ratio':>7}")
+        if len(words) > 3 and words[0] in models and words[2] == "1":
+            avocet[(words[0], words[1])] = float(words[3])
+    precisions = [p for p in ("fp32", "bf16") if any(k[1] == p for k in avocet)]
+    header = "".join(f" {'avocet ' + p:>12} {'ratio':>6}" for p in precisions)
+    print(f"\n{'network':<22} {'pytorch pos/s':>14}{header}")
     for name, model in models.items():
         rate = torch_rate(model, cases, args.seconds)
-        print(f"{name:<22} {avocet[name]:>13.1f} {rate:>14.1f} {avocet[name] / rate:>7.2f}")
-    print(f"PyTorch {torch.__version__}, 1 thread, one position per call; "
+        row = "".join(f" {avocet[(name, p)]:>12.1f} {avocet[(name, p)] / rate:>6.2f}"
+                      for p in precisions)
+        print(f"{name:<22} {rate:>14.1f}{row}")
+    print(f"PyTorch {torch.__version__} (fp32), 1 thread, one position per call; "
           "ratio = Avocet / PyTorch positions per second")
     return 0
 
