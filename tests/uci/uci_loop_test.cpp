@@ -14,6 +14,7 @@
 #include "avocet/chess/move_text.h"
 #include "avocet/chess/movegen.h"
 #include "avocet/nn/material_evaluator.h"
+#include "avocet/nn/precision.h"
 
 namespace avocet::uci {
 namespace {
@@ -206,6 +207,32 @@ TEST(UciLoop, UnloadableEvalFileIsRepeatedBeforeTheNextSearch) {
   s.send("go depth 1");
   s.loop.wait_for_search();
   EXPECT_EQ(count(s.text(), "info string ERROR"), 2) << "repeated once only: " << s.text();
+}
+
+// Precision reloads the net in the arithmetic asked for, and the next go names it; bf16 is
+// refused with one line where the CPU lacks AVX-512 BF16, and the net stays as it was.
+TEST(UciLoop, PrecisionReloadsTheNetInThatArithmetic) {
+  Session s;
+  s.send("setoption name Precision value fp32");
+  EXPECT_EQ(s.loop.option("Precision"), "fp32");
+  s.send("position startpos");
+  s.send("go depth 1");
+  s.loop.wait_for_search();
+  EXPECT_NE(s.text().find("info string net avocet-house"), std::string::npos) << s.text();
+  EXPECT_NE(s.text().find(" fp32) hash "), std::string::npos) << s.text();
+  const size_t before = s.text().size();
+  s.send("setoption name Precision value bf16");
+  if (nn::precision_supported(nn::Precision::Bf16)) {
+    EXPECT_EQ(s.loop.option("Precision"), "bf16");
+    s.send("go depth 1");
+    s.loop.wait_for_search();
+    EXPECT_NE(s.text().find(" bf16) hash ", before), std::string::npos) << s.text();
+  } else {
+    EXPECT_EQ(s.text().substr(before),
+              "info string error: setoption Precision: bf16 needs a CPU with AVX-512 BF16, and "
+              "this one has none; keeping fp32\n");
+    EXPECT_EQ(s.loop.option("Precision"), "fp32");
+  }
 }
 
 // UCI_AnalyseMode is accepted as GUIs send it; the search is the same in analysis and play.
