@@ -296,16 +296,19 @@ void add_weights_option(cxxopts::Options& options) {
       cxxopts::value<std::string>()->default_value("auto"), "P");
 }
 
-std::shared_ptr<const nn::Network> network_option(const cxxopts::ParseResult& parsed) {
-  const std::string& name = parsed["precision"].as<std::string>();
+nn::Precision precision_argument(const std::string& name, std::string_view choices) {
   const std::optional<nn::Precision> precision = nn::parse_precision(name);
   if (!precision)
-    throw std::invalid_argument(
-        fmt::format("--precision must be auto, fp32 or bf16, got '{}'", name));
+    throw std::invalid_argument(fmt::format("--precision must be {}, got '{}'", choices, name));
   if (!nn::precision_supported(*precision))
-    throw std::invalid_argument(
-        "--precision bf16 needs a CPU with AVX-512 BF16, and this one has none");
-  return nn::load_network(parsed["weights"].as<std::string>(), *precision);
+    throw std::invalid_argument(fmt::format("--precision {}", nn::kNoBf16));
+  return *precision;
+}
+
+std::shared_ptr<const nn::Network> network_option(const cxxopts::ParseResult& parsed) {
+  const nn::Precision precision =
+      precision_argument(parsed["precision"].as<std::string>(), "auto, fp32 or bf16");
+  return nn::load_network(parsed["weights"].as<std::string>(), precision);
 }
 
 std::string options_help(const cxxopts::Options& options) {

@@ -23,6 +23,8 @@
 #include <string_view>
 #include <vector>
 
+#include "avocet/nn/precision.h"
+
 namespace avocet::search {
 struct SearchControl;
 }  // namespace avocet::search
@@ -88,6 +90,8 @@ std::optional<SearchBudget> given_search_budget(const cxxopts::ParseResult& pars
 std::ifstream open_text_file(const std::string& path, std::string_view what);
 // Adds --weights FILE (default: the embedded net) and --precision P (nn/precision.h).
 void add_weights_option(cxxopts::Options& options);
+// A --precision word: one of `choices` (for the error), runnable on this CPU.
+nn::Precision precision_argument(const std::string& name, std::string_view choices);
 // The network those two options name, loaded (throws std::invalid_argument for a bad
 // --precision, nn::WeightsError for a bad file).
 std::shared_ptr<const nn::Network> network_option(const cxxopts::ParseResult& parsed);

@@ -166,14 +166,7 @@ std::vector<nn::Precision> precisions_option(const cxxopts::ParseResult& parsed)
         if (nn::precision_supported(p)) precisions.push_back(p);
       continue;
     }
-    const std::optional<nn::Precision> p = nn::parse_precision(name);
-    if (!p)
-      throw std::invalid_argument(
-          fmt::format("--precision must be all, auto, fp32 or bf16, got '{}'", name));
-    if (!nn::precision_supported(*p))
-      throw std::invalid_argument(
-          "--precision bf16 needs a CPU with AVX-512 BF16, and this one has none");
-    precisions.push_back(nn::resolve(*p));
+    precisions.push_back(nn::resolve(precision_argument(name, "all, auto, fp32 or bf16")));
   }
   return precisions;
 }

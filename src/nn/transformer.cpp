@@ -21,8 +21,7 @@ void apply(const Linear& layer, const Eigen::Ref<const Matrix>& x, Eigen::Ref<Ma
 
 void TrunkWeights::set_precision(Precision p) {
   p = resolve(p);
-  if (!precision_supported(p))
-    throw std::runtime_error("bf16 needs a CPU with AVX-512 BF16, and this one has none");
+  if (!precision_supported(p)) throw std::runtime_error(std::string(kNoBf16));
   for (BlockWeights& block : blocks)
     for (Linear* layer : {&block.qkv, &block.out, &block.gate_up, &block.down})
       layer->packed =

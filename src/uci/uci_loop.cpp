@@ -493,9 +493,8 @@ void UciLoop::apply_option(const OptionSpec& spec, const OptionValue& value) {
       break;
     case OptionEffect::Network:
       if (!nn::precision_supported(next.precision))
-        return option_error(fmt::format(
-            "setoption {}: bf16 needs a CPU with AVX-512 BF16, and this one has none; keeping {}",
-            spec.name, spec.read(settings_)));
+        return option_error(fmt::format("setoption {}: {}; keeping {}", spec.name, nn::kNoBf16,
+                                        spec.read(settings_)));
       if (!load_network(next.eval_file, next.precision)) return;
       break;
     case OptionEffect::Tablebases:

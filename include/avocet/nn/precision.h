@@ -16,6 +16,10 @@ enum class Precision {
   Bf16,
 };
 
+// Why Bf16 cannot run here, in the words every refusal uses.
+inline constexpr std::string_view kNoBf16 =
+    "bf16 needs a CPU with AVX-512 BF16, and this one has none";
+
 // Whether this CPU (and OS) can run `p`; Auto and Fp32 run everywhere.
 bool precision_supported(Precision p);
 
