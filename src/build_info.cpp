@@ -6,7 +6,8 @@
 #include <vector>
 
 #include "avocet/chess/attacks.h"  // AVOCET_USE_PEXT
-#include "avocet_build_commit.h"   // AVOCET_COMMIT, written at build time
+#include "avocet/nn/precision.h"
+#include "avocet_build_commit.h"  // AVOCET_COMMIT, written at build time
 
 // CMakeLists.txt defines these for this file alone; the fallbacks keep it compilable on its own.
 #ifndef AVOCET_PROJECT_VERSION
@@ -75,6 +76,13 @@ std::string_view attack_method() { return AVOCET_USE_PEXT ? "PEXT" : "magic bitb
 
 std::string_view target() { return AVOCET_NATIVE_BUILD ? "-march=native" : "portable"; }
 
+// What Precision auto gives on this CPU: found at run time, whatever the build's target.
+std::string net_arithmetic() {
+  return nn::resolve(nn::Precision::Auto) == nn::Precision::Bf16
+             ? "bf16 (AVX-512 BF16 found at run time)"
+             : "fp32 (no AVX-512 BF16 on this CPU)";
+}
+
 }  // namespace
 
 std::string_view version() { return AVOCET_PROJECT_VERSION; }
@@ -85,9 +93,9 @@ std::string version_line() { return fmt::format("Avocet {} (commit {})", version
 
 std::string build_line() {
   std::string sanitizers(AVOCET_SANITIZERS);
-  return fmt::format("{}, {}{}, {}: {}, {} attacks", compiler(), AVOCET_BUILD_TYPE,
+  return fmt::format("{}, {}{}, {}: {}, {} attacks, net in {}", compiler(), AVOCET_BUILD_TYPE,
                      sanitizers.empty() ? "" : ", sanitizers " + sanitizers, target(),
-                     instruction_set_text(), attack_method());
+                     instruction_set_text(), attack_method(), net_arithmetic());
 }
 
 std::string build_report() {
@@ -104,6 +112,7 @@ std::string build_report() {
   line("instruction sets", instruction_set_text());
   line("slider attacks", attack_method());
   line("Eigen SIMD", Eigen::SimdInstructionSetsInUse());
+  line("net arithmetic", net_arithmetic());
   return report;
 }
 
