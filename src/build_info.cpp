@@ -38,7 +38,8 @@ std::string compiler() {
 }
 
 // The instruction sets this translation unit was compiled for (the whole library shares its
-// flags), as the compiler's predefined macros say; the kernels and attacks use no others.
+// flags), as the compiler's predefined macros say; the kernels and attacks use no others,
+// except the bf16 kernels, which are chosen at run time (net_arithmetic below).
 std::vector<std::string_view> instruction_sets() {
   std::vector<std::string_view> sets;
 #ifdef __AVX2__

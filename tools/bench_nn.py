@@ -3,9 +3,10 @@
 
 Builds the standard benchmark networks (house d=128/256, L=4/8; searchless d=256, L=8) with
 random weights, exports them, runs `avocet nnbench --weights ...` on them (fp32, and bf16
-where the CPU has AVX-512 BF16), then times the PyTorch reference (tools/reference_model.py) on the same files and positions, one position
-per call, one thread (torch.set_num_threads(1), OPENBLAS_NUM_THREADS=1). Prints positions/s
-for both and the ratio.
+where the CPU has AVX-512 BF16), then times the PyTorch reference (tools/reference_model.py)
+on the same files and positions, one position per call, one thread
+(torch.set_num_threads(1), OPENBLAS_NUM_THREADS=1). Prints positions/s for both and the
+ratio.
 
 Usage:
     /usr/bin/python3 tools/bench_nn.py [--avocet build/avocet] [--seconds 3]

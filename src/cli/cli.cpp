@@ -190,11 +190,14 @@ int uci_command(const Args& args, const Streams& io) {
       throw std::invalid_argument(
           fmt::format("{}: unknown option '{}' (avocet --help lists them)", arg, name));
     try {
-      uci::validate(*spec, value);
-      // A net that cannot be read is named here, in the form of every bad argument; the
-      // loop below would report it as an engine that plays on with the embedded net.
-      if (spec->effect == uci::OptionEffect::Network && value != uci::kEmbeddedNet)
-        nn::Network::load_file(value);
+      const uci::OptionValue valid = uci::validate(*spec, value);
+      // A net that cannot be read, or an arithmetic this CPU lacks, is named here, in the
+      // form of every bad argument; the loop below would report it as an engine that plays
+      // on with the embedded net.
+      if (spec->name == "EvalFile" && value != uci::kEmbeddedNet) nn::Network::load_file(value);
+      if (spec->name == "Precision" &&
+          !nn::precision_supported(nn::parse_precision(valid.text).value_or(nn::Precision::Auto)))
+        throw std::invalid_argument(std::string(nn::kNoBf16));
     } catch (const std::exception& e) {
       throw std::invalid_argument(fmt::format("{}: {}", arg, e.what()));
     }
@@ -301,7 +304,7 @@ nn::Precision precision_argument(const std::string& name, std::string_view choic
   if (!precision)
     throw std::invalid_argument(fmt::format("--precision must be {}, got '{}'", choices, name));
   if (!nn::precision_supported(*precision))
-    throw std::invalid_argument(fmt::format("--precision {}", nn::kNoBf16));
+    throw std::invalid_argument(fmt::format("--precision {}: {}", name, nn::kNoBf16));
   return *precision;
 }
 

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 #include <fmt/ostream.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <functional>
@@ -163,10 +164,14 @@ std::vector<nn::Precision> precisions_option(const cxxopts::ParseResult& parsed)
   for (const std::string& name : parsed["precision"].as<std::vector<std::string>>()) {
     if (name == "all") {
       for (nn::Precision p : {nn::Precision::Fp32, nn::Precision::Bf16})
-        if (nn::precision_supported(p)) precisions.push_back(p);
+        if (nn::precision_supported(p) &&
+            std::find(precisions.begin(), precisions.end(), p) == precisions.end())
+          precisions.push_back(p);
       continue;
     }
-    precisions.push_back(nn::resolve(precision_argument(name, "all, auto, fp32 or bf16")));
+    const nn::Precision p = nn::resolve(precision_argument(name, "all, auto, fp32 or bf16"));
+    if (std::find(precisions.begin(), precisions.end(), p) == precisions.end())
+      precisions.push_back(p);
   }
   return precisions;
 }

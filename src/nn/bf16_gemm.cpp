@@ -1,10 +1,14 @@
 #include "avocet/nn/bf16_gemm.h"
 
+#if defined(__x86_64__) || defined(__i386__)
 #include <immintrin.h>
+#define AVOCET_X86 1
+#endif
 
 #include <algorithm>
 #include <bit>
 #include <cassert>
+#include <cstdlib>
 
 namespace avocet::nn::bf16 {
 
@@ -75,10 +79,13 @@ void gemm_reference(const PackedWeights& w, const float* x, int rows, int x_stri
 }
 
 // ---- AVX-512 BF16 -------------------------------------------------------------------------
-// Compiled for every build with a target attribute, and called only after the run-time check,
-// so a portable binary still runs (in fp32) on CPUs without these instructions.
+// Compiled for every x86 build with a target attribute, and called only after the run-time
+// check (avx512_bf16_supported tests exactly the features named here), so a portable binary
+// still runs, in fp32, on CPUs without these instructions.
 
-#define AVOCET_BF16_TARGET __attribute__((target("avx512f,avx512bw,avx512vl,avx512bf16")))
+#ifdef AVOCET_X86
+
+#define AVOCET_BF16_TARGET __attribute__((target("avx512f,avx512bf16")))
 
 namespace {
 
@@ -86,18 +93,18 @@ namespace {
 // weight panel's pairs, the rest for the broadcast row values.
 constexpr int kRows = 6;
 
-// x rows [rows, in] to bf16 pairs [rows, pairs].
+// x rows [rows, in] to bf16 pairs [rows, pairs]: 16 values (8 pairs) per conversion, then
+// whole pairs, the odd input's partner zero.
 AVOCET_BF16_TARGET void convert_rows(const float* x, int rows, int x_stride, int in, int pairs,
                                      uint32_t* out) {
   for (int r = 0; r < rows; ++r) {
     const float* row = x + size_t(r) * size_t(x_stride);
-    uint16_t* halves = reinterpret_cast<uint16_t*>(out + size_t(r) * size_t(pairs));
+    uint32_t* row_pairs = out + size_t(r) * size_t(pairs);
     int i = 0;
-    for (; i + 16 <= in; i += 16)
-      _mm256_storeu_si256(reinterpret_cast<__m256i*>(halves + i),
+    for (; i + 16 <= in; i += 16)  // an intrinsic store may alias anything
+      _mm256_storeu_si256(reinterpret_cast<__m256i*>(row_pairs + i / 2),
                           reinterpret_cast<__m256i>(_mm512_cvtneps_pbh(_mm512_loadu_ps(row + i))));
-    for (; i < in; ++i) halves[i] = to_bf16(row[i]);
-    if (in % 2 != 0) halves[in] = 0;
+    for (; i < in; i += 2) row_pairs[i / 2] = pair_of(row[i], i + 1 < in ? row[i + 1] : 0.0f);
   }
 }
 
@@ -139,8 +146,11 @@ constexpr BlockKernel kBlocks[kRows + 1] = {nullptr,   &block<1>, &block<2>, &bl
 
 }  // namespace
 
+#endif  // AVOCET_X86
+
 void gemm_avx512(const PackedWeights& w, const float* x, int rows, int x_stride, float* y,
                  int y_stride, bool accumulate) {
+#ifdef AVOCET_X86
   assert(avx512_bf16_supported());
   std::vector<uint32_t>& x_pairs = pair_buffer(size_t(rows) * size_t(w.pairs));
   convert_rows(x, rows, x_stride, w.in, w.pairs, x_pairs.data());
@@ -156,13 +166,21 @@ void gemm_avx512(const PackedWeights& w, const float* x, int rows, int x_stride,
                           y_panel + size_t(r) * size_t(y_stride), y_stride, columns, accumulate);
     }
   }
+#else
+  (void)w, (void)x, (void)rows, (void)x_stride, (void)y, (void)y_stride, (void)accumulate;
+  std::abort();  // unreachable: avx512_bf16_supported() is false off x86
+#endif
 }
 
 bool avx512_bf16_supported() {
-  static const bool supported = __builtin_cpu_supports("avx512f") &&
-                                __builtin_cpu_supports("avx512bw") &&
-                                __builtin_cpu_supports("avx512bf16");
+#ifdef AVOCET_X86
+  // __builtin_cpu_supports also checks that the OS saves the zmm registers (XCR0).
+  static const bool supported =
+      __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bf16");
   return supported;
+#else
+  return false;
+#endif
 }
 
 }  // namespace avocet::nn::bf16

@@ -26,7 +26,7 @@ std::string_view precision_name(Precision p) {
 }
 
 std::optional<Precision> parse_precision(std::string_view text) {
-  for (Precision p : {Precision::Auto, Precision::Fp32, Precision::Bf16})
+  for (Precision p : kPrecisions)
     if (text == precision_name(p)) return p;
   return std::nullopt;
 }

@@ -1,5 +1,6 @@
 #include "avocet/nn/transformer.h"
 
+#include <cassert>
 #include <cmath>
 #include <stdexcept>
 
@@ -10,6 +11,7 @@ namespace avocet::nn {
 void apply(const Linear& layer, const Eigen::Ref<const Matrix>& x, Eigen::Ref<Matrix> y,
            bool accumulate) {
   if (layer.packed) {
+    assert(x.cols() == layer.packed->in && y.cols() >= layer.packed->out && y.rows() == x.rows());
     bf16::gemm_avx512(*layer.packed, x.data(), int(x.rows()), int(x.outerStride()), y.data(),
                       int(y.outerStride()), accumulate);
   } else if (accumulate) {

@@ -111,20 +111,17 @@ constexpr std::pair<std::string_view, search::Mode> kModes[] = {
     {"argmax", search::Mode::Argmax},
 };
 
-// Precision's values, in the order `uci` lists them.
-constexpr nn::Precision kPrecisions[] = {nn::Precision::Auto, nn::Precision::Fp32,
-                                         nn::Precision::Bf16};
-
 OptionSpec precision_combo() {
   std::vector<std::string_view> names;
-  for (const nn::Precision p : kPrecisions) names.push_back(nn::precision_name(p));
-  return {.name = "Precision",
-          .type = T::Combo,
-          .vars = names,
-          .help = "the net's arithmetic: auto (bf16 where the CPU has AVX-512 BF16), fp32, bf16",
-          .effect = E::Network,
-          .read = [](const Settings& s) { return std::string(nn::precision_name(s.precision)); },
-          .write = [](Settings& s, const OptionValue& v) { s.precision = kPrecisions[v.number]; }};
+  for (const nn::Precision p : nn::kPrecisions) names.push_back(nn::precision_name(p));
+  return {
+      .name = "Precision",
+      .type = T::Combo,
+      .vars = names,
+      .help = "the net's arithmetic: auto (bf16 where the CPU has AVX-512 BF16), fp32, bf16",
+      .effect = E::Network,
+      .read = [](const Settings& s) { return std::string(nn::precision_name(s.precision)); },
+      .write = [](Settings& s, const OptionValue& v) { s.precision = nn::kPrecisions[v.number]; }};
 }
 
 OptionSpec mode_combo() {

@@ -523,7 +523,7 @@ bool UciLoop::load_network(const std::string& file, nn::Precision precision) {
     // would load): name it. GUIs tend to hide info strings, hence stderr as well.
     if (!has_evaluator_) {
       try {
-        use_network(nn::default_network(precision), std::string(kEmbeddedNet));
+        use_network(nn::default_network(settings_.precision), std::string(kEmbeddedNet));
       } catch (const std::exception&) {
       }
     }

@@ -181,8 +181,15 @@ TEST(Bf16Gemm, NmseCatchesASwappedPair) {
 // last checks bound (measured: the same best move in all 523).
 TEST(Bf16Network, ShippedNetAgreesWithFp32) {
   if (!avx512_bf16_supported()) GTEST_SKIP() << "no AVX-512 BF16 on this CPU";
-  const auto fp32 = make_evaluator(default_network(Precision::Fp32));
-  const auto bf16 = make_evaluator(default_network(Precision::Bf16));
+  std::shared_ptr<const Network> fp32_net, bf16_net;
+  try {
+    fp32_net = default_network(Precision::Fp32);
+    bf16_net = default_network(Precision::Bf16);
+  } catch (const WeightsError& e) {
+    GTEST_SKIP() << e.what();  // a build without an embedded net
+  }
+  const auto fp32 = make_evaluator(fp32_net);
+  const auto bf16 = make_evaluator(bf16_net);
   std::vector<std::string> fens;
   for (const char* name : {"parity_fens.txt", "perft_random.epd"}) {
     std::ifstream file(testing::data_path(name));
@@ -200,8 +207,9 @@ TEST(Bf16Network, ShippedNetAgreesWithFp32) {
     fp32->evaluate(pos, {moves.begin(), moves.size()}, a);
     bf16->evaluate(pos, {moves.begin(), moves.size()}, b);
     for (size_t i = 0; i < moves.size(); ++i) {
-      worst = std::max(worst, double(std::abs(a[i] - b[i])));
-      total += std::abs(a[i] - b[i]);
+      const double difference = std::abs(a[i] - b[i]);
+      if (!(difference <= worst)) worst = difference;  // a NaN sticks and fails below
+      total += difference;
     }
     moves_checked += moves.size();
     const size_t best_a = size_t(std::max_element(a.begin(), a.end()) - a.begin());

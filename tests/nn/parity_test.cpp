@@ -18,6 +18,13 @@ namespace {
 
 // fp32 against PyTorch's fp32: only summation order differs.
 constexpr float kTolerance = 1e-4f;
+// bf16 against PyTorch's fp32: the tiny nets' log-probabilities move by up to 0.044 and
+// their win probabilities by up to 0.0019 (measured); the limits leave about 2.5x room.
+constexpr float kBf16LogProbabilityTolerance = 0.1f, kBf16WinTolerance = 0.005f;
+
+// max(worst, value), where a NaN value makes the result NaN (std::max would drop it), so a
+// NaN fails every EXPECT_LE below.
+float worse(float worst, float value) { return value <= worst ? worst : value; }
 
 void check_parity(const std::string& model, Precision precision = Precision::Fp32,
                   float log_p_tolerance = kTolerance, float win_tolerance = kTolerance) {
@@ -44,8 +51,8 @@ void check_parity(const std::string& model, Precision precision = Precision::Fp3
       const auto& expected = c["moves"].at(to_uci(moves[i]));
       ASSERT_EQ(int(expected.size()), k);
       std::vector<float> row(expected.begin(), expected.end());
-      for (int j = 0; j < k; ++j) worst = std::max(worst, std::abs(log_probs[i * k + j] - row[j]));
-      worst_win = std::max(worst_win, std::abs(win[i] - expected_win_probability(row)));
+      for (int j = 0; j < k; ++j) worst = worse(worst, std::abs(log_probs[i * k + j] - row[j]));
+      worst_win = worse(worst_win, std::abs(win[i] - expected_win_probability(row)));
       ++moves_checked;
     }
   }
@@ -62,15 +69,15 @@ TEST(Parity, HouseFamilyMirroredBf16) { check_parity("tiny_house_mirror_bf16"); 
 TEST(Parity, HouseFamilyWithEveryFeatureGroup) { check_parity("tiny_house_features"); }
 TEST(Parity, SearchlessFamily) { check_parity("tiny_searchless"); }
 
-// The bf16 trunk against the same fp32 PyTorch goldens, within the bf16 tolerances below.
+// The bf16 trunk against the same fp32 PyTorch goldens, within the bf16 tolerances above.
 TEST(Parity, HouseFamilyInBf16) {
   if (!precision_supported(Precision::Bf16)) GTEST_SKIP() << "no AVX-512 BF16 on this CPU";
   for (const char* model : {"tiny_house", "tiny_house_mirror_bf16", "tiny_house_features"})
-    check_parity(model, Precision::Bf16, 1.0f, 1.0f);
+    check_parity(model, Precision::Bf16, kBf16LogProbabilityTolerance, kBf16WinTolerance);
 }
 TEST(Parity, SearchlessFamilyInBf16) {
   if (!precision_supported(Precision::Bf16)) GTEST_SKIP() << "no AVX-512 BF16 on this CPU";
-  check_parity("tiny_searchless", Precision::Bf16, 1.0f, 1.0f);
+  check_parity("tiny_searchless", Precision::Bf16, kBf16LogProbabilityTolerance, kBf16WinTolerance);
 }
 
 TEST(Evaluator, WinProbabilitiesAreInRangeAndRepeatable) {

@@ -162,6 +162,19 @@ TEST(BlackBox, BadEvalFileIsAnErrorOnStdoutAndStderr) {
 // Arguments are checked before the loop starts: a misspelt name, a bad value or a net that
 // cannot be read is one `avocet:` line on stderr, nothing on stdout, and status 2, which
 // lichess-bot reports as an engine that did not start.
+// --Precision=fp32 on the command line plays in fp32 (the net's name says so).
+TEST(BlackBox, PrecisionOnTheCommandLine) {
+  EngineProcess engine({"--Precision=fp32"}, true);
+  engine.send("uci");
+  const std::string answer = engine.read_until("uciok");
+  EXPECT_NE(answer.find("option name Precision type combo default auto var auto var fp32 var bf16"),
+            std::string::npos)
+      << answer;
+  EXPECT_NE(answer.find(" fp32) hash "), std::string::npos) << answer;
+  engine.send("quit");
+  EXPECT_EQ(engine.wait_exit(3000), 0);
+}
+
 TEST(BlackBox, BadArgumentsStopTheEngineWithStatus2) {
   for (const auto& [arg, error] :
        {std::pair{"--Treads=2", "avocet: --Treads=2: unknown option 'Treads'"},

@@ -24,7 +24,8 @@ struct PackedWeights {
   std::vector<uint32_t> data;
 };
 
-// Round to nearest even (as _mm512_cvtne2ps_pbh does), and back (exact).
+// Round to nearest even, with denormals flushed to zero (as the hardware's _mm512_cvtneps_pbh
+// does), and back (exact).
 uint16_t to_bf16(float value);
 float from_bf16(uint16_t value);
 
@@ -38,7 +39,8 @@ void gemm_reference(const PackedWeights& w, const float* x, int rows, int x_stri
 void gemm_avx512(const PackedWeights& w, const float* x, int rows, int x_stride, float* y,
                  int y_stride, bool accumulate);
 
-// Whether gemm_avx512 may run here (AVX-512 F, BW and BF16, with the OS saving zmm state).
+// Whether gemm_avx512 may run here (AVX-512 F and BF16, with the OS saving zmm state); always
+// false off x86.
 bool avx512_bf16_supported();
 
 }  // namespace avocet::nn::bf16

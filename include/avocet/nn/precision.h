@@ -16,6 +16,9 @@ enum class Precision {
   Bf16,
 };
 
+// Every precision, in the order the Precision option lists them.
+inline constexpr Precision kPrecisions[] = {Precision::Auto, Precision::Fp32, Precision::Bf16};
+
 // Why Bf16 cannot run here, in the words every refusal uses.
 inline constexpr std::string_view kNoBf16 =
     "bf16 needs a CPU with AVX-512 BF16, and this one has none";
