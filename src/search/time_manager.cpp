@@ -6,10 +6,8 @@ namespace avocet::search {
 
 TimeBudget allocate_time(const TimeControl& tc, Color us, int move_overhead) {
   using std::chrono::milliseconds;
-  if (tc.movetime) {
-    const milliseconds t(std::max(1, *tc.movetime - move_overhead));
-    return {t, t};
-  }
+  // A fixed time per move is spent in full (no soft budget to shorten it), as Stockfish does.
+  if (tc.movetime) return {std::nullopt, milliseconds(std::max(1, *tc.movetime - move_overhead))};
   const std::optional<int> time = us == Color::White ? tc.wtime : tc.btime;
   if (!time) return {};
   const double increment = std::max(0, (us == Color::White ? tc.winc : tc.binc).value_or(0));

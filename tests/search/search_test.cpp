@@ -235,6 +235,20 @@ TEST(TimeManager, MovesToGoKeepsAReserveForTheRemainingMoves) {
   }
 }
 
+// `go movetime` uses the time asked for (less Move Overhead): no soft budget that a dominant
+// move could shorten.
+TEST(TimeManager, MovetimeIsSpentInFull) {
+  TimeControl tc;
+  tc.movetime = 2000;
+  tc.wtime = 60000;  // a clock given beside movetime does not change it
+  const TimeBudget budget = allocate_time(tc, Color::White, 50);
+  EXPECT_FALSE(budget.soft);
+  ASSERT_TRUE(budget.hard);
+  EXPECT_EQ(budget.hard->count(), 1950);
+  tc.movetime = 10;
+  EXPECT_EQ(allocate_time(tc, Color::White, 50).hard->count(), 1);
+}
+
 // The worst case end to end: 40 moves in 60 s, three times over, each move using its whole
 // hard limit plus the full Move Overhead as latency. Every move still gets at least a second
 // and every control is reached with more than 2 s.

@@ -20,6 +20,9 @@ struct TimeBudget {
 // `move_overhead` (ms) is always kept back for the GUI and the network, so the time the
 // engine may use is A = time - move_overhead.
 //
+// `movetime` t: the search runs for t - move_overhead (a hard limit and no soft one: the time
+// asked for is used, whatever the iterations find).
+//
 // Sudden death (no movestogo): about A / 30 + 3/4 of the increment per move, at most 4 times
 // that on a hard move and never more than 40% of A; the clock is never refilled, so each move
 // takes a share of what is left.
