@@ -70,6 +70,7 @@ void Engine::go(const GoRequest& request, EngineCallbacks callbacks) {
   control_.node_limit = request.nodes.value_or(UINT64_MAX);
   control_.pondering = request.ponder;
   control_.deadline_ns = 0;
+  control_.split_work = options_.threads > 1;
   if (budget.hard && !request.infinite) control_.set_deadline(start_ + *budget.hard);
   {
     std::lock_guard lock(mutex_);
@@ -196,14 +197,14 @@ void Engine::run_search(GoRequest request, TimeBudget budget, EngineCallbacks ca
 
       const TablebaseSettings tablebase_settings{
           options_.tablebases.get(), options_.syzygy_probe_limit, options_.syzygy_50_move_rule};
-      // Helper threads search the same tree through the shared table (lazy SMP).
+      // Helper threads search the same iterations through the shared table (lazy SMP), each
+      // thread leaving the children another is expanding to the end (control_.split_work), so
+      // that they split a node's moves instead of evaluating the same positions.
       std::vector<std::thread> helpers;
       for (int i = 1; i < options_.threads; ++i) {
-        helpers.emplace_back([this, i, tablebase_settings] {
+        helpers.emplace_back([this, tablebase_settings] {
           const auto evaluator = factory_();
-          SearchParameters params = options_.params;
-          params.initial_threshold *= (i % 2) ? params.threshold_factor : 1.0;
-          Searcher helper(*evaluator, table_, params, control_, 1, tablebase_settings);
+          Searcher helper(*evaluator, table_, options_.params, control_, 1, tablebase_settings);
           helper.run(game_, Limits{}, nullptr);
         });
       }

@@ -188,6 +188,7 @@ float Searcher::search(const Position& pos, double probability, float alpha, flo
       return v;
   }
 
+  const BusyPositions::Mark busy_mark = control_.busy.mark(key);
   std::array<float, MoveList::kCapacity> q, pi;
   network_values(pos, moves, {q.data(), moves.size()});
   // pi comes from the net's own values; the damping only changes what a move is worth.
@@ -203,17 +204,26 @@ float Searcher::search(const Position& pos, double probability, float alpha, flo
   const float original_alpha = alpha;
   float best = -1.0f;
   Move best_move;
+  // Children that another thread is expanding are searched last, when the table has most of
+  // their subtree (see BusyPositions).
+  std::array<int, MoveList::kCapacity> deferred;
+  size_t deferred_count = 0;
   keys_.push_back(key);
-  for (size_t k = 0; k < moves.size(); ++k) {
-    const int i = order[k];
+  for (size_t k = 0; k < moves.size() + deferred_count; ++k) {
+    const bool second_pass = k >= moves.size();
+    const int i = second_pass ? deferred[k - moves.size()] : order[k];
     Position child = pos;
     child.play(moves[i]);
     const double child_probability = probability * pi[i];
-    const float value = child_probability >= theta_
-                            ? 1.0f - search(child, child_probability, 1.0f - beta, 1.0f - alpha,
-                                            ply + 1, extensions_left)
-                            : leaf_value(pos, moves[i], child, child_probability, q[i], alpha, beta,
-                                         ply, extensions_left);
+    const bool expand = child_probability >= theta_;
+    if (expand && !second_pass && control_.split_work && control_.busy.busy(child.key())) {
+      deferred[deferred_count++] = i;
+      continue;
+    }
+    const float value = expand ? 1.0f - search(child, child_probability, 1.0f - beta, 1.0f - alpha,
+                                               ply + 1, extensions_left)
+                               : leaf_value(pos, moves[i], child, child_probability, q[i], alpha,
+                                            beta, ply, extensions_left);
     if (stopped_) break;
     if (value > best) {
       best = value;

@@ -23,6 +23,7 @@
 
 #include "avocet/chess/game.h"
 #include "avocet/nn/evaluator.h"
+#include "avocet/search/busy_positions.h"
 #include "avocet/search/transposition_table.h"
 
 namespace avocet::syzygy {
@@ -98,6 +99,10 @@ struct SearchControl {
   // Steady-clock nanoseconds at which the search stops; 0 for none. Atomic because
   // ponderhit arms it while the search runs.
   std::atomic<int64_t> deadline_ns{0};
+  // With several threads: a child that another thread is expanding is searched after its
+  // siblings (see BusyPositions). One thread never defers, so its search is the same either way.
+  bool split_work = false;
+  BusyPositions busy;
 
   void set_deadline(std::chrono::steady_clock::time_point t) {
     deadline_ns =
