@@ -16,7 +16,6 @@ import argparse
 import os
 import subprocess
 import sys
-import time
 
 from uci_engine import UciEngine
 
@@ -25,13 +24,7 @@ def search(engine, fen, threads, depth):
     """Returns (seconds from go to bestmove, nodes, best move)."""
     engine.send(f"setoption name Threads value {threads}")
     engine.send("ucinewgame")
-    engine.send(f"position fen {fen}")
-    engine.send("isready")
-    engine.read_until("readyok")
-    start = time.perf_counter()
-    engine.send(f"go depth {depth}")
-    lines = engine.read_until("bestmove")
-    seconds = time.perf_counter() - start
+    lines, seconds = engine.timed(fen, f"go depth {depth}", "bestmove")
     nodes = 0
     for line in lines:
         words = line.split()

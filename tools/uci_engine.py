@@ -37,16 +37,21 @@ class UciEngine:
             if line.startswith(prefix):
                 return lines
 
-    def perft(self, fen, depth, moves=()):
-        """Returns (total nodes, {uci move: nodes}, seconds from `go perft` to the total)."""
+    def timed(self, fen, command, until, moves=()):
+        """Sets the position, waits until the engine is ready, then sends `command` and reads up
+        to the line starting with `until`. Returns (the lines, seconds from sending to it)."""
         position = f"position fen {fen}" + (" moves " + " ".join(moves) if moves else "")
         self.send(position)
         self.send("isready")
         self.read_until("readyok")
         start = time.perf_counter()
-        self.send(f"go perft {depth}")
-        lines = self.read_until("Nodes searched")
-        seconds = time.perf_counter() - start
+        self.send(command)
+        lines = self.read_until(until)
+        return lines, time.perf_counter() - start
+
+    def perft(self, fen, depth, moves=()):
+        """Returns (total nodes, {uci move: nodes}, seconds from `go perft` to the total)."""
+        lines, seconds = self.timed(fen, f"go perft {depth}", "Nodes searched", moves)
         per_move = {}
         for line in lines[:-1]:
             if ": " in line:
