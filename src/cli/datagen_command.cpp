@@ -136,7 +136,11 @@ int selfplay(const cxxopts::ParseResult& parsed, const Streams& io) {
   long existing = 0;
   for (const auto& entry : std::filesystem::directory_iterator(output)) {
     if (entry.path().extension() != ".shard") continue;
-    for (const datagen::ShardRecord& r : datagen::read_shard(entry.path().string())) {
+    const datagen::RecoveredShard shard = datagen::recover_shard(entry.path().string());
+    if (shard.cut_bytes > 0)
+      fmt::print(io.err, "{}: cut {} bytes of a record an interrupted run left unfinished\n",
+                 entry.path().string(), shard.cut_bytes);
+    for (const datagen::ShardRecord& r : shard.records) {
       seen.keys.insert(datagen::dedup_key(r.tokens));
       ++existing;
     }

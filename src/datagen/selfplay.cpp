@@ -4,7 +4,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <random>
 #include <sstream>
 
@@ -68,6 +70,18 @@ std::vector<ScoredLine> label_position(UciProcess& engine, const Position& pos, 
   return lines;
 }
 
+// Cuts a line an interrupted run left unfinished off the end of a text file, so that the
+// next line appended starts a line of its own.
+void cut_to_last_whole_line(const std::string& path) {
+  if (!std::filesystem::exists(path)) return;
+  std::ifstream in(path, std::ios::binary);
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  if (text.empty() || text.back() == '\n') return;
+  in.close();
+  const size_t end = text.rfind('\n');
+  std::filesystem::resize_file(path, end == std::string::npos ? 0 : end + 1);
+}
+
 }  // namespace
 
 uint64_t dedup_key(const nn::Tokens& tokens) {
@@ -85,6 +99,7 @@ void run_selfplay_worker(const SelfplayOptions& options, int worker, long positi
   engine.send("isready");
   engine.read_until("readyok");
   ShardWriter writer(shard_path);
+  cut_to_last_whole_line(annotation_path);
   std::ofstream annotations(annotation_path, std::ios::app);
   if (!annotations)
     throw std::runtime_error(fmt::format("cannot write annotations '{}'", annotation_path));

@@ -66,6 +66,8 @@ ShardWriter::ShardWriter(const std::string& path) {
     if (existing != prefix)
       throw std::runtime_error(
           fmt::format("shard '{}' has another format or feature set; write to a new folder", path));
+    in.close();
+    records_ = long(recover_shard(path).records.size());
   }
   out_.open(path, std::ios::binary | std::ios::app);
   if (!out_) throw std::runtime_error(fmt::format("cannot write shard '{}'", path));
@@ -96,7 +98,11 @@ void ShardWriter::write(const Position& pos, const std::vector<LabelledMove>& mo
   ++records_;
 }
 
-std::vector<ShardRecord> read_shard(const std::string& path) {
+namespace {
+
+// Reads the records of `path`. An incomplete last record throws, or with `cut` is cut off
+// the file and its size returned in `cut_bytes`.
+std::vector<ShardRecord> read_records(const std::string& path, bool cut, uintmax_t& cut_bytes) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw std::runtime_error(fmt::format("cannot read shard '{}'", path));
   char magic[8];
@@ -111,36 +117,59 @@ std::vector<ShardRecord> read_shard(const std::string& path) {
       throw std::runtime_error(
           fmt::format("'{}': its feature header differs from this build's feature groups", path));
   }
-  const auto truncated = [&] {
-    return std::runtime_error(fmt::format("'{}': truncated record", path));
-  };
   std::vector<ShardRecord> records;
+  std::streamoff record_start = in.tellg();
+  const auto partial_record = [&] {  // the file ends inside the record at record_start
+    if (!cut) throw std::runtime_error(fmt::format("'{}': truncated record", path));
+    in.close();
+    cut_bytes = std::filesystem::file_size(path) - uintmax_t(record_start);
+    std::filesystem::resize_file(path, uintmax_t(record_start));
+    return records;
+  };
   ShardRecord r;
-  while (in.read(reinterpret_cast<char*>(r.tokens.data()), std::streamsize(r.tokens.size()))) {
+  const auto read_record = [&]() -> bool {  // the rest of r after its tokens; false at EOF
     if (features)
       for (int t = 0; t < 64; ++t)
         if (!in.read(reinterpret_cast<char*>(r.squares[size_t(t)].data()), kSquareFeatureCount))
-          throw truncated();
+          return false;
     const int n = in.get();
-    if (n == EOF) throw truncated();
+    if (n == EOF) return false;
     r.actions.resize(size_t(n));
     r.move_features.resize(features ? size_t(n) : 0);
     for (size_t i = 0; i < size_t(n); ++i) {
       auto& [action, win] = r.actions[i];
       char bytes[6];
-      if (!in.read(bytes, 6)) throw truncated();
+      if (!in.read(bytes, 6)) return false;
       std::memcpy(&action, bytes, 2);
       std::memcpy(&win, bytes + 2, 4);
       if (features &&
           !in.read(reinterpret_cast<char*>(r.move_features[i].data()), kMoveFeatureCount))
-        throw truncated();
+        return false;
       if (action >= nn::kActionCount || !(win >= 0.0f && win <= 1.0f))
         throw std::runtime_error(fmt::format("'{}': corrupt record {}", path, records.size()));
     }
+    return true;
+  };
+  while (in.read(reinterpret_cast<char*>(r.tokens.data()), std::streamsize(r.tokens.size()))) {
+    if (!read_record()) return partial_record();
     records.push_back(r);
+    record_start = in.tellg();
   }
-  if (in.gcount() != 0) throw std::runtime_error(fmt::format("'{}': truncated record", path));
+  if (in.gcount() != 0) return partial_record();
   return records;
+}
+
+}  // namespace
+
+std::vector<ShardRecord> read_shard(const std::string& path) {
+  uintmax_t unused = 0;
+  return read_records(path, false, unused);
+}
+
+RecoveredShard recover_shard(const std::string& path) {
+  RecoveredShard recovered;
+  recovered.records = read_records(path, true, recovered.cut_bytes);
+  return recovered;
 }
 
 }  // namespace avocet::datagen

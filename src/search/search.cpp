@@ -188,7 +188,9 @@ float Searcher::search(const Position& pos, double probability, float alpha, flo
       return v;
   }
 
-  const BusyPositions::Mark busy_mark = control_.busy.mark(key);
+  // Only the other threads read the mark, so one thread takes none.
+  const BusyPositions::Mark busy_mark =
+      control_.split_work ? control_.busy.mark(key) : BusyPositions::Mark();
   std::array<float, MoveList::kCapacity> q, pi;
   network_values(pos, moves, {q.data(), moves.size()});
   // pi comes from the net's own values; the damping only changes what a move is worth.

@@ -100,6 +100,51 @@ TEST(Datagen, ShardRoundTripAndAppend) {
   std::filesystem::remove(path);
 }
 
+TEST(Datagen, AShardAnInterruptedRunLeftIsCutBackToItsLastWholeRecord) {
+  const std::string path = ::testing::TempDir() + "/avocet_interrupted.shard";
+  std::filesystem::remove(path);
+  const Position pos = Position::from_fen("4k3/8/8/8/8/8/4P3/4K3 w - - 0 1");
+  {
+    ShardWriter writer(path);
+    writer.write(pos, {{parse_uci(pos, "e2e4"), 0.75f}});
+  }
+  const uintmax_t one_record = std::filesystem::file_size(path);
+  {
+    ShardWriter writer(path);
+    EXPECT_EQ(writer.records(), 1);
+    writer.write(pos, {{parse_uci(pos, "e2e3"), 0.5f}, {parse_uci(pos, "e1d1"), 0.25f}});
+  }
+  // A kill inside the second record: its tokens and some features reached the file.
+  std::filesystem::resize_file(path, one_record + 100);
+  EXPECT_THROW(read_shard(path), std::runtime_error);
+  {
+    ShardWriter writer(path);  // what a resumed run does
+    EXPECT_EQ(writer.records(), 1);
+    EXPECT_EQ(std::filesystem::file_size(path), one_record);
+    writer.write(pos, {{parse_uci(pos, "e1f1"), 0.4f}});
+  }
+  const std::vector<ShardRecord> records = read_shard(path);
+  ASSERT_EQ(records.size(), 2u);
+  EXPECT_EQ(nn::action_uci(records[1].actions[0].first), "e1f1");
+
+  // Cut inside the tokens, and a whole file: recover_shard reports what it cut, if anything.
+  std::filesystem::resize_file(path, one_record + 5);
+  EXPECT_EQ(recover_shard(path).cut_bytes, 5u);
+  EXPECT_EQ(std::filesystem::file_size(path), one_record);
+  EXPECT_EQ(recover_shard(path).cut_bytes, 0u);
+  EXPECT_EQ(recover_shard(path).records.size(), 1u);
+  // Corruption before the end still throws.
+  {
+    std::fstream f(path, std::ios::binary | std::ios::in | std::ios::out);
+    // The record ends with its one move's win probability and move features.
+    f.seekp(std::streamoff(one_record) - std::streamoff(kMoveFeatureCount) - 4);
+    const float bad = 7.0f;  // outside [0, 1]
+    f.write(reinterpret_cast<const char*>(&bad), 4);
+  }
+  EXPECT_THROW(recover_shard(path), std::runtime_error);
+  std::filesystem::remove(path);
+}
+
 // Self-play against the real Stockfish with near-zero temperatures, so that without blunders
 // every move after the opening is one of Stockfish's best. Returns how many of the moves
 // played after the opening were not, after checking that every written position is also an
@@ -151,6 +196,31 @@ TEST(Datagen, SelfplayWritesAnnotationsAndBlundersAtTheGivenRate) {
   if (!std::filesystem::exists("/usr/games/stockfish")) GTEST_SKIP() << "no Stockfish";
   EXPECT_EQ(moves_off_stockfish_best(0.0), 0);
   EXPECT_GE(moves_off_stockfish_best(1.0), 4);  // 9 uniformly random moves
+}
+
+TEST(Datagen, SelfplayResumesAfterAKillMidRecord) {
+  if (!std::filesystem::exists("/usr/games/stockfish")) GTEST_SKIP() << "no Stockfish";
+  const std::string dir = ::testing::TempDir() + "/avocet_resume";
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  SelfplayOptions options;
+  options.book = {std::string(kStartFen)};
+  options.depth = 2;
+  SeenPositions seen;
+  std::atomic<long> written{0};
+  std::atomic<bool> stop{false};
+  run_selfplay_worker(options, 0, 3, dir + "/w.shard", dir + "/w.tsv", seen, written, stop);
+  // What a kill leaves: half a record in the shard, half a line in the annotations.
+  std::filesystem::resize_file(dir + "/w.shard", std::filesystem::file_size(dir + "/w.shard") - 9);
+  std::filesystem::resize_file(dir + "/w.tsv", std::filesystem::file_size(dir + "/w.tsv") - 9);
+  run_selfplay_worker(options, 0, 3, dir + "/w.shard", dir + "/w.tsv", seen, written, stop);
+  EXPECT_EQ(read_shard(dir + "/w.shard").size(), 5u);  // 2 whole records kept + 3 new
+  std::ifstream annotations(dir + "/w.tsv");
+  int lines = 0;
+  for (std::string line; std::getline(annotations, line); ++lines)
+    EXPECT_NO_THROW(parse_annotation_line(line)) << line;
+  EXPECT_EQ(lines, 5);
+  std::filesystem::remove_all(dir);
 }
 
 }  // namespace

@@ -51,19 +51,31 @@ std::optional<float> parse_score(std::string_view text);
 
 class ShardWriter {
  public:
-  // Appends to `path` (writing the magic and header if the file is new or empty); throws
+  // Appends to `path` (writing the magic and header if the file is new or empty), after
+  // cutting off a record an interrupted run left unfinished (recover_shard); throws
   // std::runtime_error if the file exists in another format.
   explicit ShardWriter(const std::string& path);
   void write(const Position& pos, const std::vector<LabelledMove>& moves);
   void flush() { out_.flush(); }
-  long records() const { return records_; }
+  long records() const { return records_; }  // in the file, including those it held before
 
  private:
   std::ofstream out_;
   long records_ = 0;
 };
 
-// Reads every record of a shard; throws std::runtime_error naming the file on corruption.
+// Reads every record of a shard; throws std::runtime_error naming the file on corruption,
+// a partial last record included.
 std::vector<ShardRecord> read_shard(const std::string& path);
+
+struct RecoveredShard {
+  std::vector<ShardRecord> records;
+  uintmax_t cut_bytes = 0;  // the unfinished last record's bytes, now gone from the file
+};
+
+// read_shard for a file that a run killed mid-write may have left (datagen buffers its
+// writes, so a kill can stop it inside a record): a partial last record is cut off the file
+// so that appending resumes at a record boundary. Corruption anywhere else still throws.
+RecoveredShard recover_shard(const std::string& path);
 
 }  // namespace avocet::datagen
