@@ -1,5 +1,5 @@
 // The checks every subcommand applies to its numbers and positions, and the search budget
-// options that `puzzles` and `epd` share (see commands.h).
+// and parameter options that `puzzles` and `epd` share (see commands.h).
 #include <fmt/format.h>
 
 #include <chrono>
@@ -8,6 +8,7 @@
 
 #include "avocet/chess/position.h"
 #include "avocet/search/search.h"
+#include "avocet/uci/options.h"
 #include "commands.h"
 
 namespace avocet::cli {
@@ -78,6 +79,56 @@ std::optional<SearchBudget> given_search_budget(const cxxopts::ParseResult& pars
     throw std::invalid_argument("--nodes and --movetime exclude each other; give one");
   if (!budget.nodes && !budget.movetime_ms) return std::nullopt;
   return budget;
+}
+
+void add_search_parameter_option(cxxopts::Options& options) {
+  std::string names;
+  for (const uci::OptionSpec& spec : uci::option_specs())
+    if (spec.search_parameter) names += fmt::format("{}{}", names.empty() ? "" : ", ", spec.name);
+  options.add_options()("set",
+                        fmt::format("a search parameter as its UCI option takes it, e.g. "
+                                    "PolicyTemperature=90 (repeatable; one of {})",
+                                    names),
+                        cxxopts::value<std::vector<std::string>>(), "NAME=VALUE");
+}
+
+search::SearchParameters GivenSearchParameters::params() const {
+  uci::Settings settings;
+  for (const auto& [name, value] : set) {
+    const uci::OptionSpec& spec = *uci::find_option(name);
+    spec.write(settings, uci::validate(spec, value));
+  }
+  return settings.engine.params;
+}
+
+std::string GivenSearchParameters::text() const {
+  std::string text;
+  for (const auto& [name, value] : set)
+    text += fmt::format("{}{}={}", text.empty() ? "" : ", ", name, value);
+  return text;
+}
+
+GivenSearchParameters given_search_parameters(const cxxopts::ParseResult& parsed) {
+  GivenSearchParameters given;
+  if (!parsed.count("set")) return given;
+  for (const std::string& word : parsed["set"].as<std::vector<std::string>>()) {
+    const size_t equals = word.find('=');
+    if (equals == std::string::npos)
+      throw std::invalid_argument(fmt::format("--set {}: expected NAME=VALUE", word));
+    const uci::OptionSpec* spec = uci::find_option(word.substr(0, equals));
+    if (!spec || !spec->search_parameter)
+      throw std::invalid_argument(
+          fmt::format("--set {}: '{}' is not a search parameter", word, word.substr(0, equals)));
+    uci::OptionValue value;
+    try {
+      value = uci::validate(*spec, word.substr(equals + 1));
+    } catch (const std::invalid_argument& e) {
+      throw std::invalid_argument(fmt::format("--set {}: {}", word, e.what()));
+    }
+    std::erase_if(given.set, [&](const auto& p) { return p.first == spec->name; });
+    given.set.emplace_back(std::string(spec->name), value.text);
+  }
+  return given;
 }
 
 }  // namespace avocet::cli

@@ -27,6 +27,7 @@
 
 namespace avocet::search {
 struct SearchControl;
+struct SearchParameters;
 }  // namespace avocet::search
 
 namespace avocet::nn {
@@ -85,6 +86,17 @@ void add_search_budget_options(cxxopts::Options& options, std::string_view per,
                                const SearchBudget& fallback);
 // The budget given on the command line (both options at once are an error), if any.
 std::optional<SearchBudget> given_search_budget(const cxxopts::ParseResult& parsed);
+// --set NAME=VALUE (repeatable) in `puzzles` and `epd`: a search parameter, in the units its
+// UCI option takes (PolicyTemperature=90), so that a suite measures a setting before games do.
+void add_search_parameter_option(cxxopts::Options& options);
+struct GivenSearchParameters {
+  std::vector<std::pair<std::string, std::string>> set;  // (option, value), as UCI writes them
+  search::SearchParameters params() const;               // the defaults with `set` applied
+  std::string text() const;                              // "PolicyTemperature=90" ("": none)
+};
+// Throws std::invalid_argument naming a word that is not NAME=VALUE, a name that is not a
+// search parameter, or a value its option refuses.
+GivenSearchParameters given_search_parameters(const cxxopts::ParseResult& parsed);
 // Opens a text file to read; throws "cannot read <what> '<path>': <reason>" when it is
 // missing, a directory, or unreadable.
 std::ifstream open_text_file(const std::string& path, std::string_view what);

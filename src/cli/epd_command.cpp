@@ -109,6 +109,7 @@ int epd_command(const Args& args, const Streams& io) {
   auto add = options.add_options();
   add("file", "EPD file", cxxopts::value<std::string>(), "EPD");
   add_search_budget_options(options, "position", kDefaultBudget);
+  add_search_parameter_option(options);
   add("limit", "only the first N positions", cxxopts::value<long long>(), "N");
   add("threads", "positions searched in parallel", cxxopts::value<long long>()->default_value("1"),
       "T");
@@ -118,6 +119,8 @@ int epd_command(const Args& args, const Streams& io) {
   if (help_requested(parsed, options, io)) return 0;
   if (!parsed.count("file")) throw cxxopts::exceptions::exception("epd needs --file EPD");
   const SearchBudget budget = given_search_budget(parsed).value_or(kDefaultBudget);
+  const GivenSearchParameters parameters = given_search_parameters(parsed);
+  const search::SearchParameters search_parameters = parameters.params();
   const std::optional<long long> limit = optional_integer_option(parsed, "limit", 1);
   const int threads = int(integer_option(parsed, "threads", 1, 256));
   const std::string path = parsed["file"].as<std::string>();
@@ -126,8 +129,9 @@ int epd_command(const Args& args, const Streams& io) {
 
   fmt::print(io.out, "{}: {} positions{}\n", path, entries.size(),
              limit ? fmt::format(" (the first {})", *limit) : "");
-  fmt::print(io.out, "net {}, {}, {} thread{}\n", network->description(), budget.text("position"),
-             threads, threads == 1 ? "" : "s");
+  fmt::print(io.out, "net {}, {}{}, {} thread{}\n", network->description(), budget.text("position"),
+             parameters.set.empty() ? "" : ", " + parameters.text(), threads,
+             threads == 1 ? "" : "s");
   fmt::print(io.out, "{:>4}  {:<28} {:<8} {:>6}  {}\n", "#", "id", "move", "points",
              "expected (on a miss)");
   io.out.flush();
@@ -146,7 +150,7 @@ int epd_command(const Args& args, const Streams& io) {
       search::SearchControl control;
       budget.apply(control);
       table.clear();
-      search::Searcher searcher(*evaluator, table, search::SearchParameters{}, control);
+      search::Searcher searcher(*evaluator, table, search_parameters, control);
       const search::IterationReport report = searcher.run(Game(e.position), {}, nullptr);
       Outcome outcome{"(none)", 0, suites::max_epd_score(e)};
       if (!report.lines.empty()) {

@@ -13,6 +13,7 @@
 //    "nodes":402,"settings":{"mode":"search","evaluator":"net","nodes":400,
 //    "movetime_ms":null,"net":"avocet-house-v2","net_hash":"...","weights":"<embedded>"},
 //    "label":"avocet-house-v2, search 400 nodes/move"}
+// (settings also holds "parameters":{"PolicyTemperature":"90",...} when --set is given)
 // and, when the run ends, one summary object {"summary":{...},"settings":...,"label":...}
 // with the counts by rating bucket and by theme. A run that is stopped keeps what it did:
 // --resume reads FILE first, skips the puzzles whose ids it holds (counting them in the
@@ -112,8 +113,8 @@ PuzzleFile read_puzzles(const std::string& path, const suites::PuzzleSelection& 
 
 // The settings that decide a result: results made with other ones are not mixed in by
 // --resume. (Where the net was read from does not matter, only which net it is.)
-constexpr const char* kDecidingSettings[] = {"mode", "evaluator", "nodes", "movetime_ms",
-                                             "net_hash"};
+constexpr const char* kDecidingSettings[] = {"mode",        "evaluator", "nodes",
+                                             "movetime_ms", "net_hash",  "parameters"};
 
 // "" when `previous` and `current` agree on every deciding setting, else what differs:
 // `mode "argmax", not "search"; nodes null, not 50`.
@@ -272,6 +273,7 @@ int puzzles_command(const Args& args, const Streams& io) {
   add("mode", "argmax (no search) or search",
       cxxopts::value<std::string>()->default_value("argmax"), "M");
   add_search_budget_options(options, "move", kDefaultSearchBudget);
+  add_search_parameter_option(options);
   add("threads", "puzzles solved in parallel", cxxopts::value<long long>()->default_value("1"),
       "T");
   add("json", "write results to FILE as they come (JSON Lines)", cxxopts::value<std::string>(),
@@ -298,6 +300,10 @@ int puzzles_command(const Args& args, const Streams& io) {
   if (mode == "argmax" && budget)
     throw std::invalid_argument("--nodes and --movetime apply to --mode search only");
   if (mode == "search" && !budget) budget = kDefaultSearchBudget;
+  const GivenSearchParameters parameters = given_search_parameters(parsed);
+  if (mode == "argmax" && !parameters.set.empty())
+    throw std::invalid_argument("--set applies to --mode search only");
+  const search::SearchParameters search_parameters = parameters.params();
 
   suites::PuzzleSelection selection;
   selection.min_rating = int(integer_option(parsed, "min-rating", 0, suites::kMaxPuzzleRating));
@@ -327,7 +333,8 @@ int puzzles_command(const Args& args, const Streams& io) {
     if (network) return nn::make_evaluator(network);
     return std::make_unique<nn::MaterialEvaluator>();
   };
-  const std::string mode_text = budget ? "search " + budget->text("move") : "argmax";
+  std::string mode_text = budget ? "search " + budget->text("move") : "argmax";
+  if (!parameters.set.empty()) mode_text += ", " + parameters.text();
   json settings = {
       {"mode", mode},
       {"evaluator", evaluator_name},
@@ -337,6 +344,8 @@ int puzzles_command(const Args& args, const Streams& io) {
       {"net_hash", network ? json(fmt::format("{:016x}", network->hash())) : json()},
       {"precision", network ? json(nn::precision_name(network->precision())) : json()},
       {"weights", network ? json(weights.empty() ? "<embedded>" : weights) : json()}};
+  // Only when given, so that results written before --set existed still --resume.
+  for (const auto& [name, value] : parameters.set) settings["parameters"][name] = value;
   // A short default label: the plot's legend shows it.
   const std::string label =
       parsed.count("label")
@@ -393,7 +402,7 @@ int puzzles_command(const Args& args, const Streams& io) {
       }
       search::SearchControl control;
       budget->apply(control);
-      search::Searcher searcher(*evaluator, table, search::SearchParameters{}, control);
+      search::Searcher searcher(*evaluator, table, search_parameters, control);
       const search::IterationReport r = searcher.run(game, search::Limits{}, nullptr);
       nodes += r.nodes;
       return r.lines.empty() ? Move::none() : r.lines.front().move;

@@ -57,7 +57,8 @@ OptionSpec parameter_spin(std::string_view name, int max, double search::SearchP
           .write =
               [field, per_unit](Settings& s, const OptionValue& v) {
                 s.engine.params.*field = double(v.number) / per_unit;
-              }};
+              },
+          .search_parameter = true};
 }
 
 // A flag of EngineOptions.

@@ -653,6 +653,58 @@ std::string tiny_net() { return std::string(AVOCET_TEST_DATA_DIR) + "/tiny_house
 
 // A header, one line per position in file order (the same with 2 threads as with 1), what
 // the suite expected beside each miss, the totals, and a table by STS category.
+// --set NAME=VALUE: a search parameter in its UCI option's units, shown in the header and
+// kept in the results' settings (so that --resume does not mix settings).
+TEST(Cli, PuzzlesAndEpdTakeSearchParameters) {
+  const std::string sample = puzzle_sample();
+  const std::string path = ::testing::TempDir() + "avocet_puzzles_set.jsonl";
+  const Result r = run_cli({"puzzles", "--file", sample.c_str(), "--evaluator", "material",
+                            "--mode", "search", "--nodes", "30", "--set", "PolicyTemperature=90",
+                            "--set", "thresholdfactor=40", "--json", path.c_str()});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("search 30 nodes/move, PolicyTemperature=90, ThresholdFactor=40, 1 thread"),
+            std::string::npos)
+      << r.out;
+  const std::vector<nlohmann::json> lines = read_json_lines(path);
+  ASSERT_EQ(lines.size(), 6u);
+  EXPECT_EQ(lines[0].at("settings").at("parameters"),
+            nlohmann::json({{"PolicyTemperature", "90"}, {"ThresholdFactor", "40"}}));
+  // Other settings are not resumed into this file.
+  const Result other =
+      run_cli({"puzzles", "--file", sample.c_str(), "--evaluator", "material", "--mode", "search",
+               "--nodes", "30", "--set", "PolicyTemperature=60", "--set", "ThresholdFactor=40",
+               "--json", path.c_str(), "--resume"});
+  EXPECT_EQ(other.status, 2);
+  EXPECT_NE(other.err.find("a result of other settings"), std::string::npos) << other.err;
+
+  const std::string epd = std::string(AVOCET_TEST_DATA_DIR) + "/sts_sample.epd";
+  const std::string net = tiny_net();
+  const Result e = run_cli({"epd", "--file", epd.c_str(), "--nodes", "30", "--weights", net.c_str(),
+                            "--limit", "1", "--set", "ThresholdStart=500"});
+  ASSERT_EQ(e.status, 0) << e.err;
+  EXPECT_NE(e.out.find(", 30 nodes/position, ThresholdStart=500, 1 thread"), std::string::npos)
+      << e.out;
+
+  const std::pair<std::vector<const char*>, std::string> bad[] = {
+      {{"--set", "Hash=16"}, "avocet: --set Hash=16: 'Hash' is not a search parameter\n"},
+      {{"--set", "PolicyTemperature"}, "avocet: --set PolicyTemperature: expected NAME=VALUE\n"},
+      {{"--set", "PolicyTemperature=0"},
+       "avocet: --set PolicyTemperature=0: option PolicyTemperature: 0 is outside [1, 1000]\n"},
+  };
+  for (const auto& [words, error] : bad) {
+    std::vector<const char*> args = {"puzzles",  "--file", sample.c_str(), "--evaluator",
+                                     "material", "--mode", "search"};
+    args.insert(args.end(), words.begin(), words.end());
+    const Result b = run_cli(args);
+    EXPECT_EQ(b.status, 2);
+    EXPECT_EQ(b.err, error);
+  }
+  const Result argmax = run_cli({"puzzles", "--file", sample.c_str(), "--evaluator", "material",
+                                 "--set", "PolicyTemperature=90"});
+  EXPECT_EQ(argmax.status, 2);
+  EXPECT_EQ(argmax.err, "avocet: --set applies to --mode search only\n");
+}
+
 TEST(Cli, EpdReportsMissesAndCategories) {
   const std::string epd = std::string(AVOCET_TEST_DATA_DIR) + "/sts_sample.epd";
   const std::string net = tiny_net();

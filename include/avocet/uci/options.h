@@ -64,6 +64,8 @@ struct OptionSpec {
   OptionEffect effect;
   std::function<std::string(const Settings&)> read;          // the value, as UCI text
   std::function<void(Settings&, const OptionValue&)> write;  // sets it from a valid value
+  // A field of SearchParameters: `puzzles` and `epd` also take it (--set Name=value).
+  bool search_parameter = false;
 };
 
 // Every option, in the order `uci` declares them.
