@@ -92,15 +92,6 @@ void add_search_parameter_option(cxxopts::Options& options) {
                         cxxopts::value<std::vector<std::string>>(), "NAME=VALUE");
 }
 
-search::SearchParameters GivenSearchParameters::params() const {
-  uci::Settings settings;
-  for (const auto& [name, value] : set) {
-    const uci::OptionSpec& spec = *uci::find_option(name);
-    spec.write(settings, uci::validate(spec, value));
-  }
-  return settings.engine.params;
-}
-
 std::string GivenSearchParameters::text() const {
   std::string text;
   for (const auto& [name, value] : set)
@@ -111,6 +102,7 @@ std::string GivenSearchParameters::text() const {
 GivenSearchParameters given_search_parameters(const cxxopts::ParseResult& parsed) {
   GivenSearchParameters given;
   if (!parsed.count("set")) return given;
+  uci::Settings settings;  // written as setoption writes it; its search parameters are kept
   for (const std::string& word : parsed["set"].as<std::vector<std::string>>()) {
     const size_t equals = word.find('=');
     if (equals == std::string::npos)
@@ -125,9 +117,11 @@ GivenSearchParameters given_search_parameters(const cxxopts::ParseResult& parsed
     } catch (const std::invalid_argument& e) {
       throw std::invalid_argument(fmt::format("--set {}: {}", word, e.what()));
     }
+    spec->write(settings, value);
     std::erase_if(given.set, [&](const auto& p) { return p.first == spec->name; });
     given.set.emplace_back(std::string(spec->name), value.text);
   }
+  given.params = settings.engine.params;
   return given;
 }
 

@@ -24,10 +24,10 @@
 #include <vector>
 
 #include "avocet/nn/precision.h"
+#include "avocet/search/search.h"
 
 namespace avocet::search {
 struct SearchControl;
-struct SearchParameters;
 }  // namespace avocet::search
 
 namespace avocet::nn {
@@ -91,7 +91,7 @@ std::optional<SearchBudget> given_search_budget(const cxxopts::ParseResult& pars
 void add_search_parameter_option(cxxopts::Options& options);
 struct GivenSearchParameters {
   std::vector<std::pair<std::string, std::string>> set;  // (option, value), as UCI writes them
-  search::SearchParameters params() const;               // the defaults with `set` applied
+  search::SearchParameters params;                       // the defaults with `set` applied
   std::string text() const;                              // "PolicyTemperature=90" ("": none)
 };
 // Throws std::invalid_argument naming a word that is not NAME=VALUE, a name that is not a

@@ -120,7 +120,6 @@ int epd_command(const Args& args, const Streams& io) {
   if (!parsed.count("file")) throw cxxopts::exceptions::exception("epd needs --file EPD");
   const SearchBudget budget = given_search_budget(parsed).value_or(kDefaultBudget);
   const GivenSearchParameters parameters = given_search_parameters(parsed);
-  const search::SearchParameters search_parameters = parameters.params();
   const std::optional<long long> limit = optional_integer_option(parsed, "limit", 1);
   const int threads = int(integer_option(parsed, "threads", 1, 256));
   const std::string path = parsed["file"].as<std::string>();
@@ -150,7 +149,7 @@ int epd_command(const Args& args, const Streams& io) {
       search::SearchControl control;
       budget.apply(control);
       table.clear();
-      search::Searcher searcher(*evaluator, table, search_parameters, control);
+      search::Searcher searcher(*evaluator, table, parameters.params, control);
       const search::IterationReport report = searcher.run(Game(e.position), {}, nullptr);
       Outcome outcome{"(none)", 0, suites::max_epd_score(e)};
       if (!report.lines.empty()) {

@@ -303,7 +303,6 @@ int puzzles_command(const Args& args, const Streams& io) {
   const GivenSearchParameters parameters = given_search_parameters(parsed);
   if (mode == "argmax" && !parameters.set.empty())
     throw std::invalid_argument("--set applies to --mode search only");
-  const search::SearchParameters search_parameters = parameters.params();
 
   suites::PuzzleSelection selection;
   selection.min_rating = int(integer_option(parsed, "min-rating", 0, suites::kMaxPuzzleRating));
@@ -402,7 +401,7 @@ int puzzles_command(const Args& args, const Streams& io) {
       }
       search::SearchControl control;
       budget->apply(control);
-      search::Searcher searcher(*evaluator, table, search_parameters, control);
+      search::Searcher searcher(*evaluator, table, parameters.params, control);
       const search::IterationReport r = searcher.run(game, search::Limits{}, nullptr);
       nodes += r.nodes;
       return r.lines.empty() ? Move::none() : r.lines.front().move;
