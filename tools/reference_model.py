@@ -82,7 +82,7 @@ class Trunk(nn.Module):
 SQUARE_GROUPS = [("attackers", 16), ("least_valuable_attacker", 36), ("pinned", 3),
                  ("en_prise", 3)]
 MOVE_GROUPS = [("pieces", 36), ("see", 19), ("check", 2), ("threat", 10), ("mate", 2),
-               ("allows_mate", 2)]
+               ("allows_mate", 2), ("qsearch", 19), ("targets", 4)]
 
 
 class HouseNet(Trunk):

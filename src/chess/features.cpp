@@ -4,6 +4,7 @@
 
 #include "avocet/chess/exchange.h"
 #include "avocet/chess/movegen.h"
+#include "avocet/chess/quiescence.h"
 
 namespace avocet {
 
@@ -16,6 +17,12 @@ int attacker_code(PieceType pt) {
 }
 
 int pawns(int centipawns) { return centipawns / see_value(PieceType::Pawn); }
+
+// Columns of MoveFeatures, in kMoveFeatureGroups' order.
+enum MoveColumn { kPieces, kSee, kCheck, kThreat, kMate, kAllowsMate, kQsearch, kTargets };
+static_assert(kMoveFeatureGroups[kTargets].name == "targets" && kTargets + 1 == kMoveFeatureCount);
+
+constexpr MoveGroupSet bit(MoveColumn column) { return 1u << column; }
 
 // Does the side to move have a move among its legal `moves` that mates?
 bool has_mate_in_one(const Position& pos, const MoveList& moves) {
@@ -50,7 +57,8 @@ std::array<SquareFeatures, 64> square_features(const Position& pos) {
   return features;
 }
 
-MoveFeatures move_features(const Position& pos, Move m) {
+MoveFeatures move_features(const Position& pos, Move m, MoveGroupSet groups) {
+  const auto wanted = [&](MoveColumn column) { return (groups & bit(column)) != 0; };
   MoveFeatures f{};
   const PieceType moved = type_of(pos.piece_on(m.from()));
   int captured = 0;  // none, P, N, B, R, Q
@@ -58,29 +66,42 @@ MoveFeatures move_features(const Position& pos, Move m) {
     captured = 1;
   else if (m.kind() != MoveKind::Castling && pos.piece_on(m.to()) != Piece::None)
     captured = index(type_of(pos.piece_on(m.to()))) + 1;
-  f[0] = uint8_t(index(moved) * 6 + captured);
-  f[1] = uint8_t(std::clamp(pawns(see(pos, m)), -9, 9) + 9);
+  f[kPieces] = uint8_t(index(moved) * 6 + captured);
+  if (wanted(kSee)) f[kSee] = uint8_t(std::clamp(pawns(see(pos, m)), -9, 9) + 9);
   const bool check = gives_check(pos, m);
-  f[2] = check;
+  f[kCheck] = check;
 
   Position after = pos;
   after.play(m);
-  const MoveList replies = legal_moves(after);
-  f[4] = check && replies.empty();
-  int threat = 0;
-  for (Move reply : replies) {
-    const bool capture =
-        reply.kind() == MoveKind::EnPassant ||
-        (reply.kind() != MoveKind::Castling && after.piece_on(reply.to()) != Piece::None);
-    if (capture) threat = std::max(threat, see(after, reply));
+  // threat, mate and allows_mate look at the replies.
+  if (groups & (bit(kThreat) | bit(kMate) | bit(kAllowsMate))) {
+    const MoveList replies = legal_moves(after);
+    f[kMate] = check && replies.empty();
+    int threat = 0;
+    for (Move reply : replies) {
+      const bool capture =
+          reply.kind() == MoveKind::EnPassant ||
+          (reply.kind() != MoveKind::Castling && after.piece_on(reply.to()) != Piece::None);
+      if (capture) threat = std::max(threat, see(after, reply));
+    }
+    f[kThreat] = uint8_t(std::clamp(pawns(threat), 0, 9));
+    f[kAllowsMate] = wanted(kAllowsMate) && !replies.empty() && has_mate_in_one(after, replies);
   }
-  f[3] = uint8_t(std::clamp(pawns(threat), 0, 9));
-  f[5] = !replies.empty() && has_mate_in_one(after, replies);
+  if (wanted(kQsearch))
+    f[kQsearch] = uint8_t(std::clamp(pawns(quiescence_gain(pos, m)), -9, 9) + 9);
+  if (wanted(kTargets)) {
+    int targets = 0;
+    const Color them = after.side_to_move();
+    for (Square s : after.pieces(them) & ~after.pieces(them, PieceType::King))
+      targets += capture_gain(after, s) > 0;
+    f[kTargets] = uint8_t(std::min(targets, 3));
+  }
   return f;
 }
 
-void move_features(const Position& pos, std::span<const Move> moves, std::span<MoveFeatures> out) {
-  for (size_t i = 0; i < moves.size(); ++i) out[i] = move_features(pos, moves[i]);
+void move_features(const Position& pos, std::span<const Move> moves, std::span<MoveFeatures> out,
+                   MoveGroupSet groups) {
+  for (size_t i = 0; i < moves.size(); ++i) out[i] = move_features(pos, moves[i], groups);
 }
 
 }  // namespace avocet

@@ -150,7 +150,7 @@ nn::NetworkConfig config(nn::Family family, int d, int layers, bool features = f
   c.head_dim = d;
   c.name =
       fmt::format("{}-d{}-L{}", family == nn::Family::House ? "house" : "searchless", d, layers);
-  if (features) {  // every feature group of chess/features.h (house v2)
+  if (features) {  // every feature group of chess/features.h
     for (int g = 0; g < kSquareFeatureCount; ++g) c.square_groups.push_back(g);
     for (int g = 0; g < kMoveFeatureCount; ++g) c.move_groups.push_back(g);
     c.name += "-features";

@@ -33,6 +33,8 @@ void HouseEvaluator::compute_logits(const Position& pos, std::span<const Move> m
   to_features_.noalias() = squares * head.to.transpose();
 
   const Eigen::Index n = Eigen::Index(moves.size());
+  MoveGroupSet used_groups = 0;  // the search-based groups cost time: compute only these
+  for (int g : c.move_groups) used_groups |= 1u << g;
   if (hidden_.rows() < n) hidden_.resize(std::max<Eigen::Index>(n, 64), c.head_dim);
   if (logits_.rows() < n) logits_.resize(std::max<Eigen::Index>(n, 64), c.bins);
   for (Eigen::Index i = 0; i < n; ++i) {
@@ -42,7 +44,7 @@ void HouseEvaluator::compute_logits(const Position& pos, std::span<const Move> m
                      to_features_.row(square_token(m.to()) - 1) + head.promotion.row(promotion) +
                      head.bias;
     if (!c.move_groups.empty()) {
-      const MoveFeatures f = move_features(pos, moves[i]);
+      const MoveFeatures f = move_features(pos, moves[i], used_groups);
       for (size_t g = 0; g < c.move_groups.size(); ++g)
         hidden_.row(i) += head.move_features[g].row(f[size_t(c.move_groups[g])]);
     }

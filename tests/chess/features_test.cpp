@@ -17,7 +17,7 @@ namespace avocet {
 namespace {
 
 enum SquareGroup { kAttackers, kLeastValuableAttacker, kPinned, kEnPrise };
-enum MoveGroup { kPieces, kSee, kCheck, kThreat, kMate, kAllowsMate };
+enum MoveGroup { kPieces, kSee, kCheck, kThreat, kMate, kAllowsMate, kQsearch, kTargets };
 
 SquareFeatures on(const std::string& fen, const char* square) {
   return square_features(Position::from_fen(fen))[size_t(index(*parse_square(square)))];
@@ -100,6 +100,36 @@ TEST(Features, SeeAndThreat) {
   EXPECT_EQ(of(fen, "a1a3")[kThreat], 0);
   // En passant is a pawn capture.
   EXPECT_EQ(of("4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 1", "e5d6")[kPieces], 0 * 6 + 1);
+}
+
+TEST(Features, QsearchAndTargets) {
+  // Nc3 can be taken (threat 3 pawns), but Nxc3 opens the d-file to Rxd7: quiescence says 0.
+  const MoveFeatures unblock = of("6k1/3q4/8/3n4/8/8/8/1N1R2K1 w - - 0 1", "b1c3");
+  EXPECT_EQ(unblock[kThreat], 3);
+  EXPECT_EQ(unblock[kQsearch], 9 + 0);
+  EXPECT_EQ(unblock[kTargets], 1);  // the knight on d5, attacked twice and defended once
+  // The queen walks into the knight: -9 pawns.
+  EXPECT_EQ(of("4k3/8/8/8/8/2n5/8/Q3K3 w - - 0 1", "a1a4")[kQsearch], 0);
+  // A knight fork of rook and queen (each defended, each worth more than the knight).
+  const std::string fork = "r3q2k/8/8/1N6/8/8/8/6K1 w - - 0 1";
+  EXPECT_EQ(of(fork, "b5c7")[kTargets], 2);
+  EXPECT_EQ(of(fork, "b5c7")[kCheck], 0);
+  EXPECT_EQ(of(fork, "b5a3")[kTargets], 0);
+  EXPECT_EQ(of(fork, "b5c7")[kQsearch], 9 + 0);  // nothing is taken yet, and c7 is safe
+}
+
+TEST(Features, OnlyTheGroupsAskedForAreComputed) {
+  const std::string fen = "6k1/3q4/8/3n4/8/8/8/1N1R2K1 w - - 0 1";
+  const Position pos = Position::from_fen(fen);
+  const Move m = parse_uci(pos, "b1c3");
+  const MoveFeatures all = move_features(pos, m);
+  const MoveFeatures qsearch_only = move_features(pos, m, 1u << kQsearch);
+  EXPECT_EQ(qsearch_only[kQsearch], all[kQsearch]);
+  EXPECT_EQ(qsearch_only[kThreat], 0);
+  EXPECT_EQ(qsearch_only[kTargets], 0);
+  const MoveFeatures v2_groups = move_features(pos, m, (1u << kQsearch) - 1);
+  for (int g = 0; g < kQsearch; ++g) EXPECT_EQ(v2_groups[size_t(g)], all[size_t(g)]) << g;
+  EXPECT_EQ(v2_groups[kQsearch], 0);
 }
 
 // The FEN of the colour-flipped twin: ranks reversed, colours and side swapped.

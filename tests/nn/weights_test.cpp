@@ -84,8 +84,8 @@ TEST(Weights, FeatureGroupsComeFromMetadata) {
       SafetensorsFile::open(testing::data_path("tiny_house_features.safetensors"));
   const auto net = Network::load(file);
   EXPECT_EQ(net->config().square_groups.size(), 4u);
-  EXPECT_EQ(net->config().move_groups.size(), 6u);
-  EXPECT_EQ(net->house_head().move_features.size(), 6u);
+  EXPECT_EQ(net->config().move_groups.size(), 8u);
+  EXPECT_EQ(net->house_head().move_features.size(), 8u);
   EXPECT_EQ(net->square_features()[0].rows(), 16);
 
   Valid v;
@@ -96,7 +96,7 @@ TEST(Weights, FeatureGroupsComeFromMetadata) {
   unknown.metadata["move_features"] = "pieces,see,check,threat,mate,allows_mate,fork";
   EXPECT_EQ(load_error(write_safetensors(unknown.tensors, unknown.metadata)),
             "test.safetensors: move_features group 'fork' is not implemented by this engine "
-            "(known: pieces, see, check, threat, mate, allows_mate)");
+            "(known: pieces, see, check, threat, mate, allows_mate, qsearch, targets)");
   Valid twice = v;
   twice.metadata["square_features"] = "attackers,attackers";
   EXPECT_EQ(load_error(write_safetensors(twice.tensors, twice.metadata)),

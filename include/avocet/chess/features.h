@@ -38,8 +38,18 @@ inline constexpr std::array<FeatureGroup, 4> kSquareFeatureGroups = {
 //   threat       their best SEE gain over all their captures after the move, pawns, 0..9
 //   mate         gives mate
 //   allows_mate  they have a mate in one after the move
-inline constexpr std::array<FeatureGroup, 6> kMoveFeatureGroups = {
-    {{"pieces", 36}, {"see", 19}, {"check", 2}, {"threat", 10}, {"mate", 2}, {"allows_mate", 2}}};
+//   qsearch      the material the move wins once both sides have made every capture worth
+//                making (chess/quiescence.h), pawns, clamped to [-9, 9], plus 9
+//   targets      their pieces we could then win by SEE were it our move again: 0, 1, 2, 3+
+//                (a fork is two; the en_prise square features say which were already hanging)
+inline constexpr std::array<FeatureGroup, 8> kMoveFeatureGroups = {{{"pieces", 36},
+                                                                    {"see", 19},
+                                                                    {"check", 2},
+                                                                    {"threat", 10},
+                                                                    {"mate", 2},
+                                                                    {"allows_mate", 2},
+                                                                    {"qsearch", 19},
+                                                                    {"targets", 4}}};
 
 inline constexpr int kSquareFeatureCount = int(kSquareFeatureGroups.size());
 inline constexpr int kMoveFeatureCount = int(kMoveFeatureGroups.size());
@@ -50,10 +60,16 @@ using MoveFeatures = std::array<uint8_t, kMoveFeatureCount>;
 // Features of every square, indexed by Square (a1 = 0 ... h8 = 63).
 std::array<SquareFeatures, 64> square_features(const Position& pos);
 
-// Features of one legal move.
-MoveFeatures move_features(const Position& pos, Move m);
+// A set of move feature groups: bit g stands for kMoveFeatureGroups[g]. A network computes only
+// the groups it uses (the later ones cost a search per move); shards carry them all.
+using MoveGroupSet = uint32_t;
+inline constexpr MoveGroupSet kAllMoveGroups = (1u << kMoveFeatureCount) - 1;
+
+// Features of one legal move; groups outside `groups` are left 0.
+MoveFeatures move_features(const Position& pos, Move m, MoveGroupSet groups = kAllMoveGroups);
 
 // Features of each of `moves` (legal in `pos`) into `out` (same length).
-void move_features(const Position& pos, std::span<const Move> moves, std::span<MoveFeatures> out);
+void move_features(const Position& pos, std::span<const Move> moves, std::span<MoveFeatures> out,
+                   MoveGroupSet groups = kAllMoveGroups);
 
 }  // namespace avocet
