@@ -114,7 +114,7 @@ TEST(Features, QsearchAndTargets) {
   const std::string fork = "r3q2k/8/8/1N6/8/8/8/6K1 w - - 0 1";
   EXPECT_EQ(of(fork, "b5c7")[kTargets], 2);
   EXPECT_EQ(of(fork, "b5c7")[kCheck], 0);
-  EXPECT_EQ(of(fork, "b5a3")[kTargets], 0);
+  EXPECT_EQ(of(fork, "b5a3")[kTargets], 0);      // attacks nothing (and hangs to the rook)
   EXPECT_EQ(of(fork, "b5c7")[kQsearch], 9 + 0);  // nothing is taken yet, and c7 is safe
 }
 

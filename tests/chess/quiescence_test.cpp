@@ -20,7 +20,7 @@ int gain(const std::string& fen, const char* move) {
 TEST(Quiescence, QuietMovesAndSafeCaptures) {
   const std::string fen = "4k3/8/8/8/8/2n5/8/Q3K3 w - - 0 1";
   EXPECT_EQ(gain(fen, "a1c3"), 300);   // the knight was free
-  EXPECT_EQ(gain(fen, "a1a4"), -900);  // walks into the knight's fork square
+  EXPECT_EQ(gain(fen, "a1a4"), -900);  // a square the knight attacks
   EXPECT_EQ(gain(fen, "a1a3"), 0);     // a3 is safe (the knight covers a4, b1, b5, ...)
 }
 

@@ -65,7 +65,8 @@ std::array<SquareFeatures, 64> square_features(const Position& pos);
 using MoveGroupSet = uint32_t;
 inline constexpr MoveGroupSet kAllMoveGroups = (1u << kMoveFeatureCount) - 1;
 
-// Features of one legal move; groups outside `groups` are left 0.
+// Features of one legal move. Every group in `groups` is exactly what the full set gives;
+// groups outside it may be left 0 (the cheap ones, and those sharing work, are filled anyway).
 MoveFeatures move_features(const Position& pos, Move m, MoveGroupSet groups = kAllMoveGroups);
 
 // Features of each of `moves` (legal in `pos`) into `out` (same length).

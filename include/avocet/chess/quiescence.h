@@ -25,7 +25,11 @@ inline constexpr int kQuiescenceNodes = 128;
 // the legal move `m` once both sides have made every capture worth making: what `m` itself
 // captures or promotes to, less the best the opponent then wins by captures, and so on. A
 // quiet move that hangs a piece scores minus that piece; a capture that is recaptured, the
-// difference. Deterministic: moves are tried in a fixed order within fixed bounds.
+// difference (a piece that already hung before the move counts the same way). Deterministic:
+// moves are tried in a fixed order within fixed bounds. At the bounds a side stands pat, so the
+// last capture searched counts in full even where a recapture would follow; taking SEE there
+// instead would be more exact, and is for the next feature version, since the shards and the
+// nets trained on them must see the same values as play does.
 int quiescence_gain(const Position& pos, Move m);
 
 }  // namespace avocet
