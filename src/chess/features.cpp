@@ -61,11 +61,8 @@ MoveFeatures move_features(const Position& pos, Move m, MoveGroupSet groups) {
   const auto wanted = [&](MoveColumn column) { return (groups & bit(column)) != 0; };
   MoveFeatures f{};
   const PieceType moved = type_of(pos.piece_on(m.from()));
-  int captured = 0;  // none, P, N, B, R, Q
-  if (m.kind() == MoveKind::EnPassant)
-    captured = 1;
-  else if (m.kind() != MoveKind::Castling && pos.piece_on(m.to()) != Piece::None)
-    captured = index(type_of(pos.piece_on(m.to()))) + 1;
+  const PieceType taken = pos.captured_type(m);
+  const int captured = taken == PieceType::None ? 0 : index(taken) + 1;  // none, P, N, B, R, Q
   f[kPieces] = uint8_t(index(moved) * 6 + captured);
   if (wanted(kSee)) f[kSee] = uint8_t(std::clamp(pawns(see(pos, m)), -9, 9) + 9);
   const bool check = gives_check(pos, m);
@@ -78,12 +75,8 @@ MoveFeatures move_features(const Position& pos, Move m, MoveGroupSet groups) {
     const MoveList replies = legal_moves(after);
     f[kMate] = check && replies.empty();
     int threat = 0;
-    for (Move reply : replies) {
-      const bool capture =
-          reply.kind() == MoveKind::EnPassant ||
-          (reply.kind() != MoveKind::Castling && after.piece_on(reply.to()) != Piece::None);
-      if (capture) threat = std::max(threat, see(after, reply));
-    }
+    for (Move reply : replies)
+      if (after.is_capture(reply)) threat = std::max(threat, see(after, reply));
     f[kThreat] = uint8_t(std::clamp(pawns(threat), 0, 9));
     f[kAllowsMate] = wanted(kAllowsMate) && !replies.empty() && has_mate_in_one(after, replies);
   }

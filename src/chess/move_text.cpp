@@ -82,7 +82,7 @@ std::string to_san(const Position& pos, Move m) {
       else
         san += from;
     }
-    if (pos.piece_on(m.to()) != Piece::None) san += 'x';
+    if (pos.is_capture(m)) san += 'x';
     san += square_name(m.to());
   }
   Position after = pos;

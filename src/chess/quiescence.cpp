@@ -11,13 +11,9 @@ namespace avocet {
 namespace {
 
 // Material the move takes off the board plus what a promotion adds; 0 for quiet moves and
-// castling (stored as the king taking its own rook).
+// castling.
 int immediate_gain(const Position& pos, Move m) {
-  int gain = 0;
-  if (m.kind() == MoveKind::EnPassant)
-    gain = see_value(PieceType::Pawn);
-  else if (m.kind() != MoveKind::Castling && pos.piece_on(m.to()) != Piece::None)
-    gain = see_value(type_of(pos.piece_on(m.to())));
+  int gain = see_value(pos.captured_type(m));
   if (m.kind() == MoveKind::Promotion)
     gain += see_value(m.promotion()) - see_value(PieceType::Pawn);
   return gain;

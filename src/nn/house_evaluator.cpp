@@ -1,12 +1,17 @@
 #include "house_evaluator.h"
 
 #include <cmath>
+#include <utility>
 
-#include "avocet/chess/features.h"
 #include "avocet/nn/action_table.h"
 #include "avocet/nn/tokenizer.h"
 
 namespace avocet::nn {
+
+HouseEvaluator::HouseEvaluator(std::shared_ptr<const Network> network)
+    : NetworkEvaluator(std::move(network)) {
+  for (int g : network_->config().move_groups) move_groups_ |= 1u << g;
+}
 
 void HouseEvaluator::compute_logits(const Position& pos, std::span<const Move> moves) {
   const NetworkConfig& c = network_->config();
@@ -33,8 +38,6 @@ void HouseEvaluator::compute_logits(const Position& pos, std::span<const Move> m
   to_features_.noalias() = squares * head.to.transpose();
 
   const Eigen::Index n = Eigen::Index(moves.size());
-  MoveGroupSet used_groups = 0;  // the search-based groups cost time: compute only these
-  for (int g : c.move_groups) used_groups |= 1u << g;
   if (hidden_.rows() < n) hidden_.resize(std::max<Eigen::Index>(n, 64), c.head_dim);
   if (logits_.rows() < n) logits_.resize(std::max<Eigen::Index>(n, 64), c.bins);
   for (Eigen::Index i = 0; i < n; ++i) {
@@ -44,7 +47,7 @@ void HouseEvaluator::compute_logits(const Position& pos, std::span<const Move> m
                      to_features_.row(square_token(m.to()) - 1) + head.promotion.row(promotion) +
                      head.bias;
     if (!c.move_groups.empty()) {
-      const MoveFeatures f = move_features(pos, moves[i], used_groups);
+      const MoveFeatures f = move_features(pos, moves[i], move_groups_);
       for (size_t g = 0; g < c.move_groups.size(); ++g)
         hidden_.row(i) += head.move_features[g].row(f[size_t(c.move_groups[g])]);
     }

@@ -143,8 +143,7 @@ void Searcher::network_values(const Position& pos, const MoveList& moves, std::s
 namespace {
 
 float damped_value(const Position& pos, Move m, float value) {
-  const bool resets = type_of(pos.piece_on(m.from())) == PieceType::Pawn ||
-                      (m.kind() != MoveKind::Castling && pos.piece_on(m.to()) != Piece::None);
+  const bool resets = type_of(pos.piece_on(m.from())) == PieceType::Pawn || pos.is_capture(m);
   return damp_by_rule50(value, resets ? 0 : pos.halfmove_clock() + 1);
 }
 

@@ -22,10 +22,6 @@ int zeroing_dtz(int wdl) {
   return sign * (wdl == 2 || wdl == -2 ? 1 : 101);
 }
 
-bool is_capture(const Position& pos, Move m) {
-  return m.kind() == MoveKind::EnPassant || pos.piece_on(m.to()) != Piece::None;
-}
-
 bool is_pawn_move(const Position& pos, Move m) {
   return type_of(pos.piece_on(m.from())) == PieceType::Pawn;
 }
@@ -212,7 +208,7 @@ std::optional<int> Tablebases::table_wdl(const Position& pos) const {
 std::optional<Tablebases::Search> Tablebases::search_wdl(const Position& pos, int alpha,
                                                          int beta) const {
   for (Move m : legal_moves(pos)) {
-    if (m.kind() == MoveKind::EnPassant || pos.piece_on(m.to()) == Piece::None) continue;
+    if (m.kind() == MoveKind::EnPassant || !pos.is_capture(m)) continue;
     const auto r = search_wdl(after(pos, m), -beta, -alpha);
     if (!r) return std::nullopt;
     const int v = -r->value;
@@ -265,7 +261,7 @@ std::optional<int> Tablebases::dtz_without_ep(const Position& pos) const {
   if (wdl > 0) {
     // A pawn push that keeps the result zeroes at once.
     for (Move m : moves) {
-      if (!is_pawn_move(pos, m) || is_capture(pos, m)) continue;
+      if (!is_pawn_move(pos, m) || pos.is_capture(m)) continue;
       const auto v = wdl_with_ep(after(pos, m));
       if (!v) return std::nullopt;
       if (-*v == wdl) return wdl == 2 ? 1 : 101;
@@ -288,7 +284,7 @@ std::optional<int> Tablebases::dtz_without_ep(const Position& pos) const {
   if (wdl > 0) {
     int best = 0xFFFF;
     for (Move m : moves) {
-      if (is_pawn_move(pos, m) || is_capture(pos, m)) continue;
+      if (is_pawn_move(pos, m) || pos.is_capture(m)) continue;
       const Position child = after(pos, m);
       const auto d = dtz_with_ep(child);
       if (!d) return std::nullopt;
@@ -304,7 +300,7 @@ std::optional<int> Tablebases::dtz_without_ep(const Position& pos) const {
   for (Move m : moves) {
     const Position child = after(pos, m);
     int v;
-    if (is_pawn_move(pos, m) || is_capture(pos, m)) {
+    if (is_pawn_move(pos, m) || pos.is_capture(m)) {
       if (wdl == -2) {
         v = -1;
       } else {

@@ -42,6 +42,20 @@ TEST(MoveGen, EnPassantThatWouldExposeTheKingIsIllegal) {
             (std::set<std::string>{"a4a3", "a4a5", "a4b3", "a4b4", "a4b5", "e4e3"}));
 }
 
+TEST(MoveGen, CapturedTypeCountsEnPassantButNotCastling) {
+  // Castling is stored as the king taking its own rook, and en passant lands on an empty
+  // square: the two moves a look at the destination square gets wrong.
+  const Position pos = Position::from_fen("r3k2r/8/8/3pP3/8/8/8/R3K2R w KQkq d6 0 1");
+  const auto captured = [&](const char* uci) { return pos.captured_type(parse_uci(pos, uci)); };
+  EXPECT_EQ(captured("e5d6"), PieceType::Pawn);
+  EXPECT_EQ(captured("a1a8"), PieceType::Rook);
+  EXPECT_EQ(captured("e1g1"), PieceType::None);
+  EXPECT_EQ(captured("e1c1"), PieceType::None);
+  EXPECT_EQ(captured("e5e6"), PieceType::None);
+  EXPECT_TRUE(pos.is_capture(parse_uci(pos, "e5d6")));
+  EXPECT_FALSE(pos.is_capture(parse_uci(pos, "e1g1")));
+}
+
 TEST(MoveGen, EnPassantCapturesTheCheckingPawn) {
   // d7d5+ gives check to the king on e4; exd6 removes the checker (and is the only capture).
   const auto moves = uci_moves("8/8/8/3pP3/4K3/8/8/7k w - d6 0 1");

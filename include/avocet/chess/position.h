@@ -73,6 +73,15 @@ class Position {
   }
   bool in_check() const { return bool(checkers()); }
 
+  // The type of the piece the move `m` takes off the board: a pawn for en passant, None for
+  // quiet moves and for castling (stored as the king taking its own rook).
+  PieceType captured_type(Move m) const {
+    if (m.kind() == MoveKind::EnPassant) return PieceType::Pawn;
+    if (m.kind() == MoveKind::Castling || piece_on(m.to()) == Piece::None) return PieceType::None;
+    return type_of(piece_on(m.to()));
+  }
+  bool is_capture(Move m) const { return captured_type(m) != PieceType::None; }
+
   // Would the side to move's pawn on `from` capturing en passant leave its king safe?
   // Simulates the capture: the only move whose legality depends on two vacated squares.
   bool en_passant_capture_is_legal(Square from, Square target) const;
