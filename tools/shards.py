@@ -15,12 +15,12 @@ import json
 import os
 import re
 import struct
-import zlib
 from dataclasses import dataclass
 
 import numpy as np
 
 import chess_tokens
+import split
 
 MAGIC_V1 = b"AVOSHRD1"
 MAGIC = b"AVOSHRD2"
@@ -114,9 +114,8 @@ def load_shards(paths):
 
 
 def validation_mask(tokens, percent):
-    """Split by a hash of the position (first four FEN fields: tokens 0..70), so a position
-    is always on the same side whatever the shards' order."""
-    return np.array([zlib.crc32(row[:71].tobytes()) % 100 < percent for row in tokens])
+    """Rows in the held-out split (split.py)."""
+    return np.array([split.is_held_out(row, percent) for row in tokens])
 
 
 _SWAP_CASE = np.arange(len(chess_tokens.ALPHABET))
