@@ -195,9 +195,11 @@ int uci_command(const Args& args, const Streams& io) {
       // form of every bad argument; the loop below would report it as an engine that plays
       // on with the embedded net.
       if (spec->name == "EvalFile" && value != uci::kEmbeddedNet) nn::Network::load_file(value);
-      if (spec->name == "Precision" &&
-          !nn::precision_supported(nn::parse_precision(valid.text).value_or(nn::Precision::Auto)))
-        throw std::invalid_argument(std::string(nn::kNoBf16));
+      if (spec->name == "Precision") {
+        const nn::Precision p = nn::parse_precision(valid.text).value_or(nn::Precision::Auto);
+        if (!nn::precision_supported(p))
+          throw std::invalid_argument(std::string(nn::unsupported_reason(p)));
+      }
     } catch (const std::exception& e) {
       throw std::invalid_argument(fmt::format("{}: {}", arg, e.what()));
     }
@@ -295,7 +297,8 @@ void add_weights_option(cxxopts::Options& options) {
   options.add_options()("weights", "network file (default: the embedded net)",
                         cxxopts::value<std::string>()->default_value(""), "FILE")(
       "precision",
-      "the trunk's arithmetic: auto (bf16 where the CPU has AVX-512 BF16, else fp32), fp32, bf16",
+      "the trunk's arithmetic: auto (bf16 where the CPU has AVX-512 BF16, else fp32), fp32, "
+      "bf16, int8 (AVX-512 VNNI or AVX2)",
       cxxopts::value<std::string>()->default_value("auto"), "P");
 }
 
@@ -304,13 +307,14 @@ nn::Precision precision_argument(const std::string& name, std::string_view choic
   if (!precision)
     throw std::invalid_argument(fmt::format("--precision must be {}, got '{}'", choices, name));
   if (!nn::precision_supported(*precision))
-    throw std::invalid_argument(fmt::format("--precision {}: {}", name, nn::kNoBf16));
+    throw std::invalid_argument(
+        fmt::format("--precision {}: {}", name, nn::unsupported_reason(*precision)));
   return *precision;
 }
 
 std::shared_ptr<const nn::Network> network_option(const cxxopts::ParseResult& parsed) {
   const nn::Precision precision =
-      precision_argument(parsed["precision"].as<std::string>(), "auto, fp32 or bf16");
+      precision_argument(parsed["precision"].as<std::string>(), "auto, fp32, bf16 or int8");
   return nn::load_network(parsed["weights"].as<std::string>(), precision);
 }
 

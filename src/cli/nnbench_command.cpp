@@ -2,7 +2,8 @@
 // second (every legal move of a position scored) with one and two threads, the achieved
 // GFLOP/s, and, as the baseline measured in the same run, the GFLOP/s of the trunk's matrix
 // products alone in that precision: the forward pass's efficiency is the ratio of the two.
-// With fp32 and bf16 both measured, it prints their ratio per net and thread count.
+// It then prints the ratio of every two precisions measured (bf16 / fp32, int8 / fp32, int8 /
+// bf16) per net and thread count.
 #include <fmt/format.h>
 #include <fmt/ostream.h>
 
@@ -12,12 +13,15 @@
 #include <functional>
 #include <map>
 #include <optional>
+#include <stdexcept>
+#include <string>
 #include <thread>
 
 #include "avocet/chess/features.h"
 #include "avocet/chess/movegen.h"
 #include "avocet/cli/progress.h"
 #include "avocet/nn/evaluator.h"
+#include "avocet/nn/int8_gemm.h"
 #include "avocet/nn/network.h"
 #include "commands.h"
 
@@ -163,17 +167,25 @@ std::vector<nn::Precision> precisions_option(const cxxopts::ParseResult& parsed)
   std::vector<nn::Precision> precisions;
   for (const std::string& name : parsed["precision"].as<std::vector<std::string>>()) {
     if (name == "all") {
-      for (nn::Precision p : {nn::Precision::Fp32, nn::Precision::Bf16})
+      for (nn::Precision p : {nn::Precision::Fp32, nn::Precision::Bf16, nn::Precision::Int8})
         if (nn::precision_supported(p) &&
             std::find(precisions.begin(), precisions.end(), p) == precisions.end())
           precisions.push_back(p);
       continue;
     }
-    const nn::Precision p = nn::resolve(precision_argument(name, "all, auto, fp32 or bf16"));
+    const nn::Precision p = nn::resolve(precision_argument(name, "all, auto, fp32, bf16 or int8"));
     if (std::find(precisions.begin(), precisions.end(), p) == precisions.end())
       precisions.push_back(p);
   }
   return precisions;
+}
+
+// The precision column: int8 names its kernel.
+std::string precision_label(const nn::Network& net) {
+  if (net.precision() != nn::Precision::Int8)
+    return std::string(nn::precision_name(net.precision()));
+  return fmt::format("int8-{}",
+                     nn::int8::kernel_name(net.trunk().blocks.front().qkv.quantized->kernel));
 }
 
 }  // namespace
@@ -189,8 +201,11 @@ int nnbench_command(const Args& args, const Streams& io) {
   add("seconds", "measuring time per entry", cxxopts::value<double>()->default_value("2"), "S");
   add("threads", "thread counts to measure",
       cxxopts::value<std::vector<long long>>()->default_value("1,2"), "T,...");
-  add("precision", "precisions to measure: all (those this CPU runs), auto, fp32, bf16",
+  add("precision", "precisions to measure: all (those this CPU runs), auto, fp32, bf16, int8",
       cxxopts::value<std::vector<std::string>>()->default_value("all"), "P,...");
+  add("int8-kernel",
+      "the int8 kernel: vnni (AVX-512 VNNI) or avx2; default: the fastest this CPU runs",
+      cxxopts::value<std::string>(), "K");
   add("positions", "print the benchmark positions' FENs and exit");
   add("h,help", "print this help");
   const auto parsed = parse_args(options, args);
@@ -202,6 +217,19 @@ int nnbench_command(const Args& args, const Streams& io) {
   const double seconds = positive_number_option(parsed, "seconds");
   const std::vector<long long> thread_counts = parsed["threads"].as<std::vector<long long>>();
   for (const long long threads : thread_counts) check_range("threads", threads, 1, 256);
+  if (parsed.count("int8-kernel")) {
+    const std::string name = parsed["int8-kernel"].as<std::string>();
+    const auto kernel = name == "vnni"   ? std::optional(nn::int8::Kernel::Vnni)
+                        : name == "avx2" ? std::optional(nn::int8::Kernel::Avx2)
+                                         : std::nullopt;
+    if (!kernel)
+      throw std::invalid_argument(
+          fmt::format("--int8-kernel must be vnni or avx2, got '{}'", name));
+    if (!nn::int8::kernel_supported(*kernel))
+      throw std::invalid_argument(
+          fmt::format("--int8-kernel {}: this CPU does not have its instructions", name));
+    nn::int8::select_kernel(*kernel);
+  }
   const std::vector<nn::Precision> precisions = precisions_option(parsed);
   // Each entry makes its net in a given precision: the same weights, packed differently.
   using Maker = std::function<std::shared_ptr<const nn::Network>(nn::Precision)>;
@@ -250,9 +278,8 @@ int nnbench_command(const Args& args, const Streams& io) {
         progress.print_line(
             io.out,
             fmt::format("{:<22} {:>9} {:>7} {:>10.1f} {:>9.3f} {:>9.1f} {:>10.1f} {:>5.0f}%",
-                        c.name, nn::precision_name(net->precision()), threads,
-                        r.positions_per_second, ms * threads, r.gflops, gemm,
-                        100.0 * r.gflops / gemm));
+                        c.name, precision_label(*net), threads, r.positions_per_second,
+                        ms * threads, r.gflops, gemm, 100.0 * r.gflops / gemm));
         progress.update(++entries_done);
         rates[{c.name, threads}][net->precision()] = r.positions_per_second;
         const bool featured = !c.square_groups.empty() || !c.move_groups.empty();
@@ -264,11 +291,17 @@ int nnbench_command(const Args& args, const Streams& io) {
     }
   }
   progress.finish();
-  for (const auto& [entry, by_precision] : rates)
-    if (by_precision.contains(nn::Precision::Fp32) && by_precision.contains(nn::Precision::Bf16))
-      fmt::print(io.out, "bf16 / fp32 positions/s for {} with {} thread{}: {:.2f}x\n", entry.first,
-                 entry.second, entry.second == 1 ? "" : "s",
-                 by_precision.at(nn::Precision::Bf16) / by_precision.at(nn::Precision::Fp32));
+  constexpr std::pair<nn::Precision, nn::Precision> kRatios[] = {
+      {nn::Precision::Bf16, nn::Precision::Fp32},
+      {nn::Precision::Int8, nn::Precision::Fp32},
+      {nn::Precision::Int8, nn::Precision::Bf16}};
+  for (const auto& [faster, slower] : kRatios)
+    for (const auto& [entry, by_precision] : rates)
+      if (by_precision.contains(faster) && by_precision.contains(slower))
+        fmt::print(io.out, "{} / {} positions/s for {} with {} thread{}: {:.2f}x\n",
+                   nn::precision_name(faster), nn::precision_name(slower), entry.first,
+                   entry.second, entry.second == 1 ? "" : "s",
+                   by_precision.at(faster) / by_precision.at(slower));
   for (const auto& [shape, ms] : searchless_ms)
     if (house_ms.contains(shape))
       fmt::print(io.out,

@@ -1,11 +1,28 @@
 #include "avocet/nn/precision.h"
 
 #include "avocet/nn/bf16_gemm.h"
+#include "avocet/nn/int8_gemm.h"
 
 namespace avocet::nn {
 
 bool precision_supported(Precision p) {
-  return p != Precision::Bf16 || bf16::avx512_bf16_supported();
+  switch (p) {
+    case Precision::Bf16:
+      return bf16::avx512_bf16_supported();
+    case Precision::Int8:
+      return int8::best_kernel().has_value();
+    case Precision::Auto:
+    case Precision::Fp32:
+      return true;
+  }
+  return false;
+}
+
+std::string_view unsupported_reason(Precision p) {
+  if (precision_supported(p)) return {};
+  if (p == Precision::Int8)
+    return "int8 needs a CPU with AVX2 or AVX-512 VNNI, and this one has neither";
+  return "bf16 needs a CPU with AVX-512 BF16, and this one has none";
 }
 
 Precision resolve(Precision p) {
@@ -21,6 +38,8 @@ std::string_view precision_name(Precision p) {
       return "fp32";
     case Precision::Bf16:
       return "bf16";
+    case Precision::Int8:
+      return "int8";
   }
   return "?";
 }

@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "avocet/nn/bf16_gemm.h"
+#include "avocet/nn/int8_gemm.h"
 
 namespace avocet::nn {
 
@@ -14,6 +15,11 @@ void apply(const Linear& layer, const Eigen::Ref<const Matrix>& x, Eigen::Ref<Ma
     assert(x.cols() == layer.packed->in && y.cols() >= layer.packed->out && y.rows() == x.rows());
     bf16::gemm_avx512(*layer.packed, x.data(), int(x.rows()), int(x.outerStride()), y.data(),
                       int(y.outerStride()), accumulate);
+  } else if (layer.quantized) {
+    assert(x.cols() == layer.quantized->in && y.cols() >= layer.quantized->out &&
+           y.rows() == x.rows());
+    int8::gemm(*layer.quantized, x.data(), int(x.rows()), int(x.outerStride()), y.data(),
+               int(y.outerStride()), accumulate);
   } else if (accumulate) {
     y.noalias() += x * layer.weight.transpose();
   } else {
@@ -23,14 +29,19 @@ void apply(const Linear& layer, const Eigen::Ref<const Matrix>& x, Eigen::Ref<Ma
 
 void TrunkWeights::set_precision(Precision p) {
   p = resolve(p);
-  if (!precision_supported(p)) throw std::runtime_error(std::string(kNoBf16));
+  if (!precision_supported(p)) throw std::runtime_error(std::string(unsupported_reason(p)));
   for (BlockWeights& block : blocks)
-    for (Linear* layer : {&block.qkv, &block.out, &block.gate_up, &block.down})
-      layer->packed =
-          p == Precision::Bf16
-              ? std::make_shared<const bf16::PackedWeights>(bf16::pack(
-                    layer->weight.data(), int(layer->weight.rows()), int(layer->weight.cols())))
-              : nullptr;
+    for (Linear* layer : {&block.qkv, &block.out, &block.gate_up, &block.down}) {
+      const float* w = layer->weight.data();
+      const int out = int(layer->weight.rows()), in = int(layer->weight.cols());
+      layer->packed = p == Precision::Bf16
+                          ? std::make_shared<const bf16::PackedWeights>(bf16::pack(w, out, in))
+                          : nullptr;
+      layer->quantized = p == Precision::Int8
+                             ? std::make_shared<const int8::PackedWeights>(
+                                   int8::pack(w, out, in, *int8::selected_kernel()))
+                             : nullptr;
+    }
   precision = p;
 }
 

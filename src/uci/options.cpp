@@ -119,7 +119,9 @@ OptionSpec precision_combo() {
       .name = "Precision",
       .type = T::Combo,
       .vars = names,
-      .help = "the net's arithmetic: auto (bf16 where the CPU has AVX-512 BF16), fp32, bf16",
+      .help =
+          "the net's arithmetic: auto (bf16 where the CPU has AVX-512 BF16), fp32, bf16, "
+          "int8 (AVX-512 VNNI or AVX2)",
       .effect = E::Network,
       .read = [](const Settings& s) { return std::string(nn::precision_name(s.precision)); },
       .write = [](Settings& s, const OptionValue& v) { s.precision = nn::kPrecisions[v.number]; }};

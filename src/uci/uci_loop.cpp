@@ -493,7 +493,8 @@ void UciLoop::apply_option(const OptionSpec& spec, const OptionValue& value) {
       break;
     case OptionEffect::Network:
       if (!nn::precision_supported(next.precision))
-        return option_error(fmt::format("setoption {}: {}; keeping {}", spec.name, nn::kNoBf16,
+        return option_error(fmt::format("setoption {}: {}; keeping {}", spec.name,
+                                        nn::unsupported_reason(next.precision),
                                         spec.read(settings_)));
       if (!load_network(next.eval_file, next.precision)) return;
       break;

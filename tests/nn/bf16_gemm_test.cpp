@@ -7,20 +7,20 @@
 
 #include <algorithm>
 #include <cmath>
-#include <fstream>
 #include <iostream>
-#include <random>
 #include <string>
 #include <vector>
 
-#include "../test_data.h"
-#include "avocet/chess/movegen.h"
-#include "avocet/nn/default_net.h"
-#include "avocet/nn/evaluator.h"
-#include "avocet/nn/network.h"
+#include "gemm_testing.h"
 
 namespace avocet::nn::bf16 {
 namespace {
+
+using testing::exact_product;
+using testing::kShapes;
+using testing::nmse;
+using testing::random_values;
+using testing::Shape;
 
 // bf16 keeps 8 significant bits: each rounded factor is off by up to 2^-8 relative (half a
 // unit in the last place), ~1.6e-3 rms, so a product of two is off by ~2.3e-3 rms; summed
@@ -30,53 +30,6 @@ constexpr double kBf16Nmse = 5e-5;
 // The AVX-512 kernel against the reference with the same rounding: only the order of the
 // fp32 sums differs (relative error ~1e-7, squared ~1e-14).
 constexpr double kSameRoundingNmse = 1e-10;
-
-struct Shape {
-  int rows, out, in;
-};
-
-// The trunk's shapes at d = 128 and d = 64 (77 tokens), and awkward ones: odd inner sizes,
-// outputs that are not a whole panel or a whole register, a single row.
-const Shape kShapes[] = {{77, 384, 128}, {77, 128, 128}, {77, 1024, 128}, {77, 128, 512},
-                         {77, 192, 64},  {79, 64, 256},  {1, 16, 2},      {7, 70, 33},
-                         {13, 5, 3},     {6, 130, 129},  {12, 1, 1}};
-
-std::vector<float> random_values(size_t n, uint64_t seed, float scale = 1.0f) {
-  std::mt19937_64 rng(seed);
-  std::normal_distribution<float> normal(0.0f, scale);
-  std::vector<float> values(n);
-  for (float& v : values) v = normal(rng);
-  return values;
-}
-
-double nmse(const std::vector<float>& y, const std::vector<double>& reference) {
-  double error = 0, norm = 0;
-  for (size_t i = 0; i < y.size(); ++i) {
-    error += (double(y[i]) - reference[i]) * (double(y[i]) - reference[i]);
-    norm += reference[i] * reference[i];
-  }
-  return error / norm;
-}
-
-double nmse(const std::vector<float>& y, const std::vector<float>& reference) {
-  return nmse(y, std::vector<double>(reference.begin(), reference.end()));
-}
-
-// y (+)= x W^T in double from the unrounded fp32 values: the fp32 reference.
-std::vector<double> exact_product(const Shape& s, const std::vector<float>& x, int x_stride,
-                                  const std::vector<float>& w, const std::vector<float>& y0,
-                                  int y_stride, bool accumulate) {
-  std::vector<double> y(y0.begin(), y0.end());
-  for (int r = 0; r < s.rows; ++r)
-    for (int n = 0; n < s.out; ++n) {
-      double sum = 0;
-      for (int k = 0; k < s.in; ++k)
-        sum += double(x[size_t(r * x_stride + k)]) * double(w[size_t(n * s.in + k)]);
-      double& out = y[size_t(r * y_stride + n)];
-      out = accumulate ? out + sum : sum;
-    }
-  return y;
-}
 
 TEST(Bf16Rounding, RoundsToNearestEven) {
   EXPECT_EQ(to_bf16(1.0f), 0x3f80);
@@ -181,52 +134,12 @@ TEST(Bf16Gemm, NmseCatchesASwappedPair) {
 // last checks bound (measured: the same best move in all 523).
 TEST(Bf16Network, ShippedNetAgreesWithFp32) {
   if (!avx512_bf16_supported()) GTEST_SKIP() << "no AVX-512 BF16 on this CPU";
-  std::shared_ptr<const Network> fp32_net, bf16_net;
-  try {
-    fp32_net = default_network(Precision::Fp32);
-    bf16_net = default_network(Precision::Bf16);
-  } catch (const WeightsError& e) {
-    GTEST_SKIP() << e.what();  // a build without an embedded net
-  }
-  const auto fp32 = make_evaluator(fp32_net);
-  const auto bf16 = make_evaluator(bf16_net);
-  std::vector<std::string> fens;
-  for (const char* name : {"parity_fens.txt", "perft_random.epd"}) {
-    std::ifstream file(testing::data_path(name));
-    for (std::string line; std::getline(file, line);)
-      if (!line.empty()) fens.push_back(line.substr(0, line.find(';')));
-  }
-  ASSERT_GE(fens.size(), 500u);
-  double worst = 0, total = 0, worst_best_move_loss = 0;
-  size_t moves_checked = 0, same_best = 0, positions = 0;
-  for (const std::string& fen : fens) {
-    const Position pos = Position::from_fen(fen);
-    const MoveList moves = legal_moves(pos);
-    if (moves.size() == 0) continue;
-    std::vector<float> a(moves.size()), b(moves.size());
-    fp32->evaluate(pos, {moves.begin(), moves.size()}, a);
-    bf16->evaluate(pos, {moves.begin(), moves.size()}, b);
-    for (size_t i = 0; i < moves.size(); ++i) {
-      const double difference = std::abs(a[i] - b[i]);
-      if (!(difference <= worst)) worst = difference;  // a NaN sticks and fails below
-      total += difference;
-    }
-    moves_checked += moves.size();
-    const size_t best_a = size_t(std::max_element(a.begin(), a.end()) - a.begin());
-    const size_t best_b = size_t(std::max_element(b.begin(), b.end()) - b.begin());
-    same_best += best_a == best_b;
-    // What bf16's choice costs by fp32's own values.
-    worst_best_move_loss = std::max(worst_best_move_loss, double(a[best_a] - a[best_b]));
-    ++positions;
-  }
-  const double mean = total / double(moves_checked);
-  std::cout << positions << " positions, " << moves_checked << " moves: max |win bf16 - fp32| "
-            << worst << ", mean " << mean << ", same best move in " << same_best
-            << ", worst loss of bf16's best move by fp32's values " << worst_best_move_loss << "\n";
-  EXPECT_LE(worst, 0.01);
-  EXPECT_LE(mean, 0.001);
-  EXPECT_LE(worst_best_move_loss, 0.01);
-  EXPECT_GE(double(same_best), 0.95 * double(positions));
+  const auto agreement = testing::shipped_net_agreement(Precision::Bf16);
+  if (!agreement) GTEST_SKIP() << "a build without an embedded net";
+  EXPECT_LE(agreement->worst, 0.01);
+  EXPECT_LE(agreement->mean, 0.001);
+  EXPECT_LE(agreement->worst_best_move_loss, 0.01);
+  EXPECT_GE(double(agreement->same_best), 0.95 * double(agreement->positions));
 }
 
 }  // namespace

@@ -1,8 +1,10 @@
 // The arithmetic the trunk's matrix products run in, chosen once when a network is loaded
 // (Network::load): the backend seam of nn/. Fp32 is the reference (Eigen); Bf16 rounds
 // weights and activations to bfloat16 and accumulates in fp32 with AVX-512 BF16's
-// vdpbf16ps (nn/bf16_gemm.h), about twice the products per cycle. Everything between the
-// products (LayerNorm, attention softmax, residuals, the head) stays fp32 either way.
+// vdpbf16ps (nn/bf16_gemm.h), about twice the products per cycle; Int8 quantizes weights per
+// output channel and activations per token and sums exactly in int32 with AVX-512 VNNI's
+// vpdpbusd or AVX2's vpmaddwd (nn/int8_gemm.h). Everything between the products (LayerNorm,
+// attention softmax, residuals, the head) stays fp32 whatever the precision.
 #pragma once
 
 #include <optional>
@@ -14,22 +16,23 @@ enum class Precision {
   Auto,  // Bf16 where the CPU has AVX-512 BF16, else Fp32
   Fp32,
   Bf16,
+  Int8,
 };
 
 // Every precision, in the order the Precision option lists them.
-inline constexpr Precision kPrecisions[] = {Precision::Auto, Precision::Fp32, Precision::Bf16};
-
-// Why Bf16 cannot run here, in the words every refusal uses.
-inline constexpr std::string_view kNoBf16 =
-    "bf16 needs a CPU with AVX-512 BF16, and this one has none";
+inline constexpr Precision kPrecisions[] = {Precision::Auto, Precision::Fp32, Precision::Bf16,
+                                            Precision::Int8};
 
 // Whether this CPU (and OS) can run `p`; Auto and Fp32 run everywhere.
 bool precision_supported(Precision p);
 
-// Auto resolved for this CPU; Fp32 and Bf16 unchanged.
+// Why `p` cannot run here, in the words every refusal uses (empty where it can).
+std::string_view unsupported_reason(Precision p);
+
+// Auto resolved for this CPU; the others unchanged.
 Precision resolve(Precision p);
 
-// "auto", "fp32", "bf16".
+// "auto", "fp32", "bf16", "int8".
 std::string_view precision_name(Precision p);
 std::optional<Precision> parse_precision(std::string_view text);
 

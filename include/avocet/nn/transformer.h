@@ -2,7 +2,8 @@
 // token embedding x sqrt(d) + learned positions, L pre-LayerNorm blocks (multi-head
 // self-attention without biases or mask, then a SwiGLU MLP W3(silu(W1 x) * W2 x) without
 // biases), and a final LayerNorm. The four matrix products of each block run in the
-// network's precision (nn/precision.h): Eigen in fp32, or the bf16 kernels of bf16_gemm.h.
+// network's precision (nn/precision.h): Eigen in fp32, the bf16 kernels of bf16_gemm.h, or
+// the int8 kernels of int8_gemm.h.
 #pragma once
 
 #include <memory>
@@ -33,13 +34,18 @@ inline constexpr float kLayerNormEpsilon = 1e-5f;
 namespace bf16 {
 struct PackedWeights;  // nn/bf16_gemm.h
 }
+namespace int8 {
+struct PackedWeights;  // nn/int8_gemm.h
+}
 
 // A weight W [out, in] applied as y (+)= x W^T (PyTorch's Linear without bias). `weight` is
-// the fp32 reference, multiplied with Eigen; `packed` is its bf16 copy, made by
-// TrunkWeights::set_precision(Bf16), and used instead whenever it is set.
+// the fp32 reference, multiplied with Eigen; `packed` is its bf16 copy and `quantized` its
+// int8 one, made by TrunkWeights::set_precision, and used instead whenever set (at most one
+// is).
 struct Linear {
   Matrix weight;
   std::shared_ptr<const bf16::PackedWeights> packed;
+  std::shared_ptr<const int8::PackedWeights> quantized;
 };
 
 // y (+)= x * layer^T, in the layer's precision; y must not alias x.
@@ -65,10 +71,11 @@ struct TrunkWeights {
   Matrix positions;  // [sequence_length, d]
   std::vector<BlockWeights> blocks;
   LayerNormWeights final_norm;
-  Precision precision = Precision::Fp32;  // resolved: Fp32 or Bf16
+  Precision precision = Precision::Fp32;  // resolved: Fp32, Bf16 or Int8
 
-  // Packs (Bf16) or drops (Fp32) the blocks' bf16 weights; Auto is resolved for this CPU.
-  // Throws std::runtime_error for Bf16 on a CPU without AVX-512 BF16.
+  // Packs the blocks' weights for `p` (bf16 or int8 copies; none for Fp32) and drops the
+  // others; Auto is resolved for this CPU. Throws std::runtime_error for a precision this CPU
+  // cannot run.
   void set_precision(Precision p);
 };
 

@@ -1,0 +1,83 @@
+// int8 matrix products for the trunk: y[rows, out] (+)= x[rows, in] * W^T, with W [out, in]
+// (PyTorch's Linear layout).
+//
+// Weights are quantized once, when the network is loaded, per output channel:
+//   scale[n] = max_k |W[n][k]| / 127,  q[n][k] = round(W[n][k] / scale[n]) in [-127, 127].
+// Activations are quantized per row (token) on entry, symmetrically:
+//   s_r = max_k |x[r][k]| / 127,  a[r][k] = round(x[r][k] * 127 / max_k |x[r][k]|).
+// The sums are exact in int32 (|a q| <= 127^2, times at most 2^17 terms) and rescaled once:
+//   y[r][n] = float(sum_k a[r][k] q[n][k]) * s_r * scale[n].
+// Rounding is to nearest even throughout. An all-zero row or weight row has scale 0.
+//
+// Three kernels compute exactly the same integer sums:
+// - gemm_reference: plain loops, every CPU;
+// - Kernel::Vnni (AVX-512 VNNI): vpdpbusd multiplies unsigned by signed bytes, so the
+//   activations enter as a + 128 (1..255) and the kernel subtracts 128 * sum_k q[n][k], a
+//   per-column constant computed at packing;
+// - Kernel::Avx2: vpmaddwd on 16-bit a and q, no offset (vpmaddubsw's 16-bit pair sums
+//   would saturate at 255 * 127 * 2).
+// Tests compare the fast kernels with the reference (same integers; the fp32 rescale may differ
+// by a contracted multiply-add) and the reference with the fp32 product.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string_view>
+#include <vector>
+
+namespace avocet::nn::int8 {
+
+enum class Kernel { Reference, Avx2, Vnni };
+
+inline constexpr int kLevels = 127;  // quantized values lie in [-127, 127]
+
+// Output columns per packed panel: four registers of int32 sums.
+inline constexpr int kVnniPanelColumns = 64;  // 4 zmm x 16
+inline constexpr int kAvx2PanelColumns = 32;  // 4 ymm x 8
+
+struct PackedWeights {
+  int out = 0, in = 0;
+  Kernel kernel = Kernel::Reference;
+  std::vector<int8_t> quantized;  // q [out, in], row-major
+  std::vector<float> scale;       // [out]
+  // The kernel's layout (empty for the reference). Vnni: panels of 64 columns, one int32 per
+  // column holding q[n][4g .. 4g + 3] (byte j = q[n][4g + j]), at (panel * groups + g) * 64 +
+  // column. Avx2: panels of 32 columns, one int32 holding q[n][2g] (low 16 bits) and
+  // q[n][2g + 1] (high), at (panel * groups + g) * 32 + column. Missing inputs and columns
+  // past `out` are zero.
+  int groups = 0, panels = 0;
+  std::vector<int32_t> panel_data;
+  std::vector<float> panel_scale;          // scale, padded with zeros to whole panels
+  std::vector<int32_t> offset_correction;  // Vnni: 128 * sum_k q[n][k], padded likewise
+};
+
+// Quantizes row-major W [out, in] and lays it out for `kernel`.
+PackedWeights pack(const float* weight, int out, int in, Kernel kernel);
+
+// One row's activation quantization: writes a[k] for k < in and returns s_r (see above).
+float quantize_row(const float* x, int in, int8_t* quantized);
+
+// y (+)= x * W^T for `rows` rows; x and y are row-major with the given row strides (in
+// floats). `accumulate` adds to y instead of overwriting it. gemm runs w.kernel, which must
+// be supported here; gemm_reference runs the plain loops on any packing.
+void gemm_reference(const PackedWeights& w, const float* x, int rows, int x_stride, float* y,
+                    int y_stride, bool accumulate);
+void gemm(const PackedWeights& w, const float* x, int rows, int x_stride, float* y, int y_stride,
+          bool accumulate);
+
+// Whether `kernel` can run here (the CPU has the instructions and the OS saves their
+// registers); the reference always can.
+bool kernel_supported(Kernel kernel);
+// The fastest kernel this CPU runs with a speed-up over fp32: Vnni, else Avx2; none on CPUs
+// with neither (the int8 precision is then refused).
+std::optional<Kernel> best_kernel();
+// The kernel networks loaded in int8 from now on are packed for: best_kernel(), unless
+// `avocet nnbench --int8-kernel` chose another one this CPU runs (to measure the AVX2 kernel
+// on a CPU that also has VNNI). Process-wide; nets already loaded keep theirs.
+std::optional<Kernel> selected_kernel();
+void select_kernel(Kernel kernel);
+
+// "reference", "avx2", "vnni".
+std::string_view kernel_name(Kernel kernel);
+
+}  // namespace avocet::nn::int8

@@ -1,0 +1,415 @@
+#include "avocet/nn/int8_gemm.h"
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <immintrin.h>
+#define AVOCET_X86 1
+#endif
+
+#include <algorithm>
+#include <cassert>
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+
+namespace avocet::nn::int8 {
+
+namespace {
+
+// Round to nearest even (the default rounding mode, as the kernels' cvtps2dq), then clamp.
+int8_t quantize(float value, float inverse_scale) {
+  const float scaled = std::nearbyint(value * inverse_scale);
+  return int8_t(std::clamp(scaled, float(-kLevels), float(kLevels)));
+}
+
+float max_abs(const float* x, int n) {
+  float m = 0.0f;
+  for (int k = 0; k < n; ++k) m = std::max(m, std::abs(x[k]));
+  return m;
+}
+
+// The multiplier that maps a row's largest magnitude to 127 (0 for an all-zero row), and the
+// row's scale, max / 127. Shared by the reference and the kernels so that they agree exactly.
+float inverse_scale_for(float max) { return max > 0.0f ? float(kLevels) / max : 0.0f; }
+float scale_for(float max) { return max / float(kLevels); }
+
+}  // namespace
+
+float quantize_row(const float* x, int in, int8_t* quantized) {
+  const float max = max_abs(x, in);
+  const float inverse = inverse_scale_for(max);
+  for (int k = 0; k < in; ++k) quantized[k] = quantize(x[k], inverse);
+  return scale_for(max);
+}
+
+PackedWeights pack(const float* weight, int out, int in, Kernel kernel) {
+  PackedWeights w;
+  w.out = out;
+  w.in = in;
+  w.kernel = kernel;
+  w.quantized.resize(size_t(out) * size_t(in));
+  w.scale.resize(size_t(out));
+  for (int n = 0; n < out; ++n)
+    w.scale[size_t(n)] = quantize_row(weight + size_t(n) * size_t(in), in,
+                                      w.quantized.data() + size_t(n) * size_t(in));
+  if (kernel == Kernel::Reference) return w;
+
+  const bool vnni = kernel == Kernel::Vnni;
+  const int per_group = vnni ? 4 : 2;
+  const int width = vnni ? kVnniPanelColumns : kAvx2PanelColumns;
+  w.groups = (in + per_group - 1) / per_group;
+  w.panels = (out + width - 1) / width;
+  const size_t padded = size_t(w.panels) * size_t(width);
+  w.panel_data.assign(padded * size_t(w.groups), 0);
+  w.panel_scale.assign(padded, 0.0f);
+  w.offset_correction.assign(vnni ? padded : 0, 0);
+  for (int n = 0; n < out; ++n) {
+    const int8_t* row = w.quantized.data() + size_t(n) * size_t(in);
+    const int panel = n / width, column = n % width;
+    int32_t sum = 0;
+    for (int g = 0; g < w.groups; ++g) {
+      uint32_t packed = 0;
+      for (int j = 0; j < per_group; ++j) {
+        const int k = g * per_group + j;
+        if (k >= in) break;
+        sum += row[k];
+        packed |= vnni ? uint32_t(uint8_t(row[k])) << (8 * j)
+                       : uint32_t(uint16_t(int16_t(row[k]))) << (16 * j);
+      }
+      w.panel_data[(size_t(panel) * size_t(w.groups) + size_t(g)) * size_t(width) +
+                   size_t(column)] = int32_t(packed);
+    }
+    w.panel_scale[size_t(n)] = w.scale[size_t(n)];
+    if (vnni) w.offset_correction[size_t(n)] = 128 * sum;
+  }
+  return w;
+}
+
+void gemm_reference(const PackedWeights& w, const float* x, int rows, int x_stride, float* y,
+                    int y_stride, bool accumulate) {
+  std::vector<int8_t> a(size_t(w.in));
+  for (int r = 0; r < rows; ++r) {
+    const float row_scale = quantize_row(x + size_t(r) * size_t(x_stride), w.in, a.data());
+    for (int n = 0; n < w.out; ++n) {
+      const int8_t* q = w.quantized.data() + size_t(n) * size_t(w.in);
+      int32_t sum = 0;
+      for (int k = 0; k < w.in; ++k) sum += int32_t(a[size_t(k)]) * int32_t(q[k]);
+      const float value = float(sum) * row_scale * w.scale[size_t(n)];
+      float& out = y[size_t(r) * size_t(y_stride) + size_t(n)];
+      out = accumulate ? out + value : value;
+    }
+  }
+}
+
+// ---- x86 kernels ---------------------------------------------------------------------------
+// Compiled for every x86 build with target attributes and called only after the run-time
+// check (kernel_supported tests exactly the features named here), so a portable binary still
+// runs on CPUs without them.
+
+#ifdef AVOCET_X86
+
+// gcc 12 warns that the `__Y` of _mm512_undefined_*() "may be used uninitialized" (undefined on
+// purpose) wherever a masked load or a reduction is inlined; see nn/transformer.h.
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#endif
+
+#define AVOCET_VNNI_TARGET __attribute__((target("avx512f,avx512vnni")))
+#define AVOCET_AVX2_TARGET __attribute__((target("avx2")))
+
+namespace {
+
+// Quantized rows, one buffer per thread, so the kernels allocate nothing after their first
+// call at a given size.
+template <typename T>
+T* buffer(size_t size) {
+  thread_local std::vector<T> data;
+  if (data.size() < size) data.resize(size);
+  return data.data();
+}
+
+// Four bytes (a quad of int8 or a pair of int16) as the int32 a broadcast takes.
+int32_t load_group(const void* p) {
+  int32_t value;
+  std::memcpy(&value, p, sizeof value);
+  return value;
+}
+
+// ---- AVX-512 VNNI ----
+
+// Rows per register block: kVnniRows x 4 accumulators (24 of the 32 zmm registers), 4 for the
+// weight panel's quads, the rest for the broadcast row values.
+constexpr int kVnniRows = 6;
+
+// x rows to unsigned bytes a + 128, `groups` quads per row (padding inputs are 128, a = 0),
+// and each row's scale.
+AVOCET_VNNI_TARGET void quantize_rows_vnni(const float* x, int rows, int x_stride, int in,
+                                           int groups, uint8_t* out, float* row_scale) {
+  const int width = 4 * groups;
+  for (int r = 0; r < rows; ++r) {
+    const float* row = x + size_t(r) * size_t(x_stride);
+    __m512 m = _mm512_setzero_ps();
+    for (int k = 0; k < in; k += 16) {
+      const __mmask16 mask = __mmask16((1u << std::min(16, in - k)) - 1u);
+      m = _mm512_max_ps(m, _mm512_abs_ps(_mm512_maskz_loadu_ps(mask, row + k)));
+    }
+    const float max = _mm512_reduce_max_ps(m);
+    row_scale[r] = scale_for(max);
+    const __m512 inverse = _mm512_set1_ps(inverse_scale_for(max));
+    uint8_t* bytes = out + size_t(r) * size_t(width);
+    for (int k = 0; k < width; k += 16) {
+      const __mmask16 load = __mmask16((1u << std::clamp(in - k, 0, 16)) - 1u);
+      __m512i q = _mm512_cvtps_epi32(_mm512_mul_ps(_mm512_maskz_loadu_ps(load, row + k), inverse));
+      q = _mm512_min_epi32(_mm512_max_epi32(q, _mm512_set1_epi32(-kLevels)),
+                           _mm512_set1_epi32(kLevels));
+      q = _mm512_add_epi32(q, _mm512_set1_epi32(128));
+      const __mmask16 store = __mmask16((1u << std::min(16, width - k)) - 1u);
+      _mm512_mask_cvtepi32_storeu_epi8(bytes + k, store, q);
+    }
+  }
+}
+
+// One register block: ROWS quantized rows against one 64-column panel; writes the first
+// `columns` (1..64) outputs of each row.
+template <int ROWS>
+AVOCET_VNNI_TARGET void vnni_block(const uint8_t* a, int groups, const int32_t* panel,
+                                   const int32_t* correction, const float* column_scale,
+                                   const float* row_scale, float* y, int y_stride, int columns,
+                                   bool accumulate) {
+  // Int-typed sums: as __m512i (a vector of long long), gcc 12 spills a third of them to the
+  // stack inside the loop; as __v16si it keeps all 24 in registers.
+  __v16si sum[ROWS][4];
+  for (int r = 0; r < ROWS; ++r)
+    for (int j = 0; j < 4; ++j) sum[r][j] = __v16si{};
+  for (int g = 0; g < groups; ++g) {
+    const int32_t* weights = panel + size_t(g) * kVnniPanelColumns;
+    __v16si w[4];
+    for (int j = 0; j < 4; ++j) w[j] = (__v16si)_mm512_loadu_si512(weights + 16 * j);
+    for (int r = 0; r < ROWS; ++r) {
+      const __v16si value =
+          (__v16si)_mm512_set1_epi32(load_group(a + (size_t(r) * size_t(groups) + size_t(g)) * 4));
+      for (int j = 0; j < 4; ++j)
+        sum[r][j] = (__v16si)_mm512_dpbusd_epi32((__m512i)sum[r][j], (__m512i)value, (__m512i)w[j]);
+    }
+  }
+  for (int j = 0; j < 4; ++j) {
+    const int valid = std::clamp(columns - 16 * j, 0, 16);
+    if (valid == 0) break;
+    const __mmask16 mask = __mmask16((1u << valid) - 1u);
+    const __m512i offset = _mm512_loadu_si512(correction + 16 * j);
+    const __m512 scale = _mm512_loadu_ps(column_scale + 16 * j);
+    for (int r = 0; r < ROWS; ++r) {
+      float* out = y + size_t(r) * size_t(y_stride) + size_t(16 * j);
+      __m512 result = _mm512_cvtepi32_ps(_mm512_sub_epi32((__m512i)sum[r][j], offset));
+      result = _mm512_mul_ps(_mm512_mul_ps(result, _mm512_set1_ps(row_scale[r])), scale);
+      if (accumulate) result = _mm512_add_ps(result, _mm512_maskz_loadu_ps(mask, out));
+      _mm512_mask_storeu_ps(out, mask, result);
+    }
+  }
+}
+
+using VnniBlock = void (*)(const uint8_t*, int, const int32_t*, const int32_t*, const float*,
+                           const float*, float*, int, int, bool);
+constexpr VnniBlock kVnniBlocks[kVnniRows + 1] = {nullptr,        &vnni_block<1>, &vnni_block<2>,
+                                                  &vnni_block<3>, &vnni_block<4>, &vnni_block<5>,
+                                                  &vnni_block<6>};
+
+void gemm_vnni(const PackedWeights& w, const float* x, int rows, int x_stride, float* y,
+               int y_stride, bool accumulate) {
+  uint8_t* a = buffer<uint8_t>(size_t(rows) * size_t(w.groups) * 4);
+  float* row_scale = buffer<float>(size_t(rows));
+  quantize_rows_vnni(x, rows, x_stride, w.in, w.groups, a, row_scale);
+  // Panel-outer: a panel (groups x 64 x 4 bytes, 8 KB at in = 128) stays in L1 while every
+  // row block streams through it.
+  for (int panel = 0; panel < w.panels; ++panel) {
+    const size_t first_column = size_t(panel) * kVnniPanelColumns;
+    const int32_t* weights = w.panel_data.data() + first_column * size_t(w.groups);
+    const int columns = std::min(kVnniPanelColumns, w.out - panel * kVnniPanelColumns);
+    for (int r = 0; r < rows; r += kVnniRows) {
+      const int block_rows = std::min(kVnniRows, rows - r);
+      kVnniBlocks[block_rows](a + size_t(r) * size_t(w.groups) * 4, w.groups, weights,
+                              w.offset_correction.data() + first_column,
+                              w.panel_scale.data() + first_column, row_scale + r,
+                              y + size_t(r) * size_t(y_stride) + first_column, y_stride, columns,
+                              accumulate);
+    }
+  }
+}
+
+// ---- AVX2 ----
+
+// Rows per register block: kAvx2Rows x 4 accumulators (12 of the 16 ymm registers), one for
+// the broadcast row value; the weights are read from L1 as memory operands.
+constexpr int kAvx2Rows = 3;
+
+// x rows to int16 a, `groups` pairs per row (a padding input is 0), and each row's scale.
+AVOCET_AVX2_TARGET void quantize_rows_avx2(const float* x, int rows, int x_stride, int in,
+                                           int groups, int16_t* out, float* row_scale) {
+  const int width = 2 * groups;
+  const __m256 sign = _mm256_set1_ps(-0.0f);
+  for (int r = 0; r < rows; ++r) {
+    const float* row = x + size_t(r) * size_t(x_stride);
+    __m256 m8 = _mm256_setzero_ps();
+    int k = 0;
+    for (; k + 8 <= in; k += 8)
+      m8 = _mm256_max_ps(m8, _mm256_andnot_ps(sign, _mm256_loadu_ps(row + k)));
+    __m128 m4 = _mm_max_ps(_mm256_castps256_ps128(m8), _mm256_extractf128_ps(m8, 1));
+    m4 = _mm_max_ps(m4, _mm_movehl_ps(m4, m4));
+    m4 = _mm_max_ss(m4, _mm_shuffle_ps(m4, m4, 1));
+    float max = _mm_cvtss_f32(m4);
+    for (; k < in; ++k) max = std::max(max, std::abs(row[k]));
+    row_scale[r] = scale_for(max);
+    const float inverse = inverse_scale_for(max);
+    const __m256 inverse8 = _mm256_set1_ps(inverse);
+    int16_t* values = out + size_t(r) * size_t(width);
+    k = 0;
+    for (; k + 8 <= in; k += 8) {
+      __m256i q = _mm256_cvtps_epi32(_mm256_mul_ps(_mm256_loadu_ps(row + k), inverse8));
+      q = _mm256_min_epi32(_mm256_max_epi32(q, _mm256_set1_epi32(-kLevels)),
+                           _mm256_set1_epi32(kLevels));
+      // packs works per 128-bit lane: (q0..3, q0..3 | q4..7, q4..7); gather the two low halves.
+      const __m256i packed = _mm256_permute4x64_epi64(_mm256_packs_epi32(q, q), 0x08);
+      _mm_storeu_si128(reinterpret_cast<__m128i*>(values + k), _mm256_castsi256_si128(packed));
+    }
+    for (; k < width; ++k) values[k] = k < in ? quantize(row[k], inverse) : 0;
+  }
+}
+
+template <int ROWS>
+AVOCET_AVX2_TARGET void avx2_block(const int16_t* a, int groups, const int32_t* panel,
+                                   const float* column_scale, const float* row_scale, float* y,
+                                   int y_stride, int columns, bool accumulate) {
+  __v8si sum[ROWS][4];  // int-typed, as in vnni_block
+  for (int r = 0; r < ROWS; ++r)
+    for (int j = 0; j < 4; ++j) sum[r][j] = __v8si{};
+  for (int g = 0; g < groups; ++g) {
+    const int32_t* weights = panel + size_t(g) * kAvx2PanelColumns;
+    for (int r = 0; r < ROWS; ++r) {
+      const __m256i value =
+          _mm256_set1_epi32(load_group(a + (size_t(r) * size_t(groups) + size_t(g)) * 2));
+      for (int j = 0; j < 4; ++j)
+        sum[r][j] += (__v8si)_mm256_madd_epi16(
+            value, _mm256_loadu_si256(reinterpret_cast<const __m256i*>(weights + 8 * j)));
+    }
+  }
+  for (int j = 0; j < 4; ++j) {
+    const int valid = std::clamp(columns - 8 * j, 0, 8);
+    if (valid == 0) break;
+    const __m256 scale = _mm256_loadu_ps(column_scale + 8 * j);
+    for (int r = 0; r < ROWS; ++r) {
+      float* out = y + size_t(r) * size_t(y_stride) + size_t(8 * j);
+      __m256 result = _mm256_cvtepi32_ps((__m256i)sum[r][j]);
+      result = _mm256_mul_ps(_mm256_mul_ps(result, _mm256_set1_ps(row_scale[r])), scale);
+      if (valid == 8) {
+        if (accumulate) result = _mm256_add_ps(result, _mm256_loadu_ps(out));
+        _mm256_storeu_ps(out, result);
+      } else {
+        float values[8];
+        _mm256_storeu_ps(values, result);
+        for (int c = 0; c < valid; ++c) out[c] = accumulate ? out[c] + values[c] : values[c];
+      }
+    }
+  }
+}
+
+using Avx2Block = void (*)(const int16_t*, int, const int32_t*, const float*, const float*, float*,
+                           int, int, bool);
+constexpr Avx2Block kAvx2Blocks[kAvx2Rows + 1] = {nullptr, &avx2_block<1>, &avx2_block<2>,
+                                                  &avx2_block<3>};
+
+void gemm_avx2(const PackedWeights& w, const float* x, int rows, int x_stride, float* y,
+               int y_stride, bool accumulate) {
+  int16_t* a = buffer<int16_t>(size_t(rows) * size_t(w.groups) * 2);
+  float* row_scale = buffer<float>(size_t(rows));
+  quantize_rows_avx2(x, rows, x_stride, w.in, w.groups, a, row_scale);
+  for (int panel = 0; panel < w.panels; ++panel) {
+    const size_t first_column = size_t(panel) * kAvx2PanelColumns;
+    const int32_t* weights = w.panel_data.data() + first_column * size_t(w.groups);
+    const int columns = std::min(kAvx2PanelColumns, w.out - panel * kAvx2PanelColumns);
+    for (int r = 0; r < rows; r += kAvx2Rows) {
+      const int block_rows = std::min(kAvx2Rows, rows - r);
+      kAvx2Blocks[block_rows](a + size_t(r) * size_t(w.groups) * 2, w.groups, weights,
+                              w.panel_scale.data() + first_column, row_scale + r,
+                              y + size_t(r) * size_t(y_stride) + first_column, y_stride, columns,
+                              accumulate);
+    }
+  }
+}
+
+}  // namespace
+
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
+
+#endif  // AVOCET_X86
+
+void gemm(const PackedWeights& w, const float* x, int rows, int x_stride, float* y, int y_stride,
+          bool accumulate) {
+  assert(kernel_supported(w.kernel));
+  switch (w.kernel) {
+#ifdef AVOCET_X86
+    case Kernel::Vnni:
+      return gemm_vnni(w, x, rows, x_stride, y, y_stride, accumulate);
+    case Kernel::Avx2:
+      return gemm_avx2(w, x, rows, x_stride, y, y_stride, accumulate);
+#else
+    case Kernel::Vnni:
+    case Kernel::Avx2:
+      std::abort();  // unreachable: kernel_supported is false off x86
+#endif
+    case Kernel::Reference:
+      return gemm_reference(w, x, rows, x_stride, y, y_stride, accumulate);
+  }
+}
+
+bool kernel_supported(Kernel kernel) {
+#ifdef AVOCET_X86
+  // __builtin_cpu_supports also checks that the OS saves the registers (XCR0).
+  static const bool avx2 = __builtin_cpu_supports("avx2");
+  static const bool vnni =
+      __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vnni");
+  switch (kernel) {
+    case Kernel::Avx2:
+      return avx2;
+    case Kernel::Vnni:
+      return vnni;
+    case Kernel::Reference:
+      return true;
+  }
+  return false;
+#else
+  return kernel == Kernel::Reference;
+#endif
+}
+
+std::optional<Kernel> best_kernel() {
+  for (Kernel k : {Kernel::Vnni, Kernel::Avx2})
+    if (kernel_supported(k)) return k;
+  return std::nullopt;
+}
+
+namespace {
+std::optional<Kernel> chosen_kernel;
+}  // namespace
+
+std::optional<Kernel> selected_kernel() { return chosen_kernel ? chosen_kernel : best_kernel(); }
+
+void select_kernel(Kernel kernel) {
+  assert(kernel_supported(kernel));
+  chosen_kernel = kernel;
+}
+
+std::string_view kernel_name(Kernel kernel) {
+  switch (kernel) {
+    case Kernel::Reference:
+      return "reference";
+    case Kernel::Avx2:
+      return "avx2";
+    case Kernel::Vnni:
+      return "vnni";
+  }
+  return "?";
+}
+
+}  // namespace avocet::nn::int8

@@ -1,0 +1,204 @@
+// The int8 kernels (nn/int8_gemm.h): quantization by hand, the packed layouts, the reference
+// against the fp32 product within int8 error, every fast kernel this CPU runs against the
+// reference, and the shipped net in int8 against itself in fp32 on win probabilities.
+#include "avocet/nn/int8_gemm.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "gemm_testing.h"
+
+namespace avocet::nn::int8 {
+namespace {
+
+using testing::exact_product;
+using testing::kShapes;
+using testing::nmse;
+using testing::random_values;
+using testing::Shape;
+
+// Per-row 8-bit quantization of Gaussian values: the step is max / 127 with max about 3
+// standard deviations, so each factor carries noise of about (3 / 127)^2 / 12 = 4.6e-5 of its
+// variance and a product about twice that (measured: 9e-5 to 2e-4 on these shapes; the
+// smallest inner sizes are the worst). 1e-3 still fails for any real bug (a wrong quad,
+// column or offset gives NMSE ~1).
+constexpr double kInt8Nmse = 1e-3;
+// The fast kernels against the reference: the same integer sums, so only a contracted
+// multiply-add in the rescaling can differ (relative ~1e-7, squared ~1e-14).
+constexpr double kSameIntegersNmse = 1e-12;
+
+TEST(Int8Quantize, RoundsToNearestEvenOnTheRowsLargestMagnitude) {
+  const float x[] = {2.0f, -1.0f, 0.5f, 0.0f, -2.0f, 1.0f / 127.0f, 3.0f / 254.0f};
+  int8_t q[7];
+  const float scale = quantize_row(x, 7, q);
+  EXPECT_FLOAT_EQ(scale, 2.0f / 127.0f);
+  // x * 127 / 2: 127, -63.5 (to even: -64), 31.75, 0, -127, 0.5 (to even: 0), 0.75.
+  const int8_t expected[] = {127, -64, 32, 0, -127, 0, 1};
+  for (int k = 0; k < 7; ++k) EXPECT_EQ(q[k], expected[k]) << k;
+  const float zeros[3] = {};
+  EXPECT_EQ(quantize_row(zeros, 3, q), 0.0f);
+  EXPECT_EQ(q[0], 0);
+  for (float v : random_values(1000, 7)) {
+    const float one[] = {v, 1.0f};  // the row's largest magnitude is at least 1
+    const float s = quantize_row(one, 2, q);
+    EXPECT_LE(std::abs(float(q[0]) * s - v), 0.5f * s * 1.0001f) << v;
+  }
+}
+
+TEST(Int8Pack, QuadsAndPairsAlongTheInputPanelsAlongTheOutput) {
+  const int out = 70, in = 5;  // two panels either way; inputs that fill no whole group
+  std::vector<float> w(size_t(out * in));
+  // Row n: (n + 1) / 70 * (1, -1, 2, -2, 4) / 4, so q[n] = round(127 * (1, -1, 2, -2, 4) / 4).
+  for (int n = 0; n < out; ++n)
+    for (int k = 0; k < in; ++k)
+      w[size_t(n * in + k)] =
+          float(n + 1) / 70.0f * float(k % 2 ? -(1 << (k / 2)) : 1 << (k / 2)) / 4.0f;
+  const int8_t q[] = {32, -32, 64, -64, 127};  // 31.75, -31.75, 63.5 (to even), -63.5, 127
+
+  const PackedWeights vnni = pack(w.data(), out, in, Kernel::Vnni);
+  EXPECT_EQ(vnni.groups, 2);
+  EXPECT_EQ(vnni.panels, 2);
+  ASSERT_EQ(vnni.panel_data.size(), size_t(2 * 2 * kVnniPanelColumns));
+  auto vnni_at = [&](int panel, int group, int column) {
+    return uint32_t(vnni.panel_data[size_t((panel * 2 + group) * kVnniPanelColumns + column)]);
+  };
+  // Column 65 (panel 1, column 1): quad 0 is q[0..3], quad 1 is (q[4], 0, 0, 0).
+  EXPECT_EQ(vnni_at(1, 0, 1), uint32_t(uint8_t(q[0])) | uint32_t(uint8_t(q[1])) << 8 |
+                                  uint32_t(uint8_t(q[2])) << 16 | uint32_t(uint8_t(q[3])) << 24);
+  EXPECT_EQ(vnni_at(1, 1, 1), uint32_t(uint8_t(q[4])));
+  EXPECT_EQ(vnni_at(1, 0, 6), 0u);  // past the last output
+  EXPECT_EQ(vnni.offset_correction[65], 128 * (32 - 32 + 64 - 64 + 127));
+  EXPECT_EQ(vnni.offset_correction[70], 0);
+  EXPECT_FLOAT_EQ(vnni.panel_scale[65], 66.0f / 70.0f / 127.0f);
+  EXPECT_EQ(vnni.panel_scale[70], 0.0f);
+
+  const PackedWeights avx2 = pack(w.data(), out, in, Kernel::Avx2);
+  EXPECT_EQ(avx2.groups, 3);
+  EXPECT_EQ(avx2.panels, 3);
+  auto avx2_at = [&](int panel, int group, int column) {
+    return uint32_t(avx2.panel_data[size_t((panel * 3 + group) * kAvx2PanelColumns + column)]);
+  };
+  // Column 33 (panel 1, column 1): pair 1 is (q[2], q[3]) as int16, pair 2 (q[4], 0).
+  EXPECT_EQ(avx2_at(1, 1, 1), uint32_t(uint16_t(int16_t(q[2]))) | uint32_t(uint16_t(int16_t(q[3])))
+                                                                      << 16);
+  EXPECT_EQ(avx2_at(1, 2, 1), uint32_t(q[4]));
+  EXPECT_TRUE(avx2.offset_correction.empty());
+  for (int k = 0; k < in; ++k) EXPECT_EQ(avx2.quantized[size_t(33 * in + k)], q[k]) << k;
+}
+
+// The reference on every shape against the exact product; then each fast kernel this CPU
+// runs against the reference, overwriting and accumulating, with row strides wider than the
+// rows (as the trunk's hidden.leftCols(f) and x.topRows(rows) are).
+void check_kernel(Kernel kernel) {
+  uint64_t seed = 1;
+  double worst_int8 = 0, worst_same = 0;
+  for (const Shape& s : kShapes) {
+    for (const bool accumulate : {false, true}) {
+      const int x_stride = s.in + 3, y_stride = s.out + 5;
+      const std::vector<float> x = random_values(size_t(s.rows * x_stride), seed++);
+      const std::vector<float> w =
+          random_values(size_t(s.out * s.in), seed++, 1.0f / std::sqrt(float(s.in)));
+      const std::vector<float> y0 = random_values(size_t(s.rows * y_stride), seed++);
+      const PackedWeights packed = pack(w.data(), s.out, s.in, kernel);
+      // The exact product alone, so that the accumulated y0 does not hide the product's error.
+      const std::vector<double> exact =
+          exact_product(s, x, x_stride, w, std::vector<float>(y0.size()), y_stride, false);
+      std::vector<float> reference(y0.size());
+      gemm_reference(packed, x.data(), s.rows, x_stride, reference.data(), y_stride, false);
+      const std::string what = ::testing::PrintToString(std::vector<int>{s.rows, s.out, s.in}) +
+                               (accumulate ? " accumulating" : "");
+      EXPECT_LE(nmse(reference, exact), kInt8Nmse) << what;
+      worst_int8 = std::max(worst_int8, nmse(reference, exact));
+      if (kernel == Kernel::Reference) continue;
+      std::vector<float> fast = y0;
+      gemm(packed, x.data(), s.rows, x_stride, fast.data(), y_stride, accumulate);
+      std::vector<float> expected = y0;
+      gemm_reference(packed, x.data(), s.rows, x_stride, expected.data(), y_stride, accumulate);
+      EXPECT_LE(nmse(fast, expected), kSameIntegersNmse) << what;
+      worst_same = std::max(worst_same, nmse(fast, expected));
+      // Padding between rows is never written.
+      for (int r = 0; r < s.rows; ++r)
+        for (int c = s.out; c < y_stride; ++c)
+          ASSERT_EQ(fast[size_t(r * y_stride + c)], y0[size_t(r * y_stride + c)]) << what;
+    }
+  }
+  std::cout << "worst NMSE: int8 against the exact product " << worst_int8;
+  if (kernel != Kernel::Reference)
+    std::cout << ", " << kernel_name(kernel) << " against the reference " << worst_same;
+  std::cout << "\n";
+}
+
+TEST(Int8Gemm, ReferenceMatchesTheFp32ProductWithinInt8Error) { check_kernel(Kernel::Reference); }
+
+TEST(Int8Gemm, VnniKernelMatchesTheReference) {
+  if (!kernel_supported(Kernel::Vnni)) GTEST_SKIP() << "no AVX-512 VNNI on this CPU";
+  check_kernel(Kernel::Vnni);
+}
+
+TEST(Int8Gemm, Avx2KernelMatchesTheReference) {
+  if (!kernel_supported(Kernel::Avx2)) GTEST_SKIP() << "no AVX2 on this CPU";
+  check_kernel(Kernel::Avx2);
+}
+
+// Large activations whose scale dwarfs the weights', and a row of zeros: the sums stay exact
+// (no 16-bit saturation, as vpmaddubsw would give) and a zero row gives zeros.
+TEST(Int8Gemm, ExtremeRowsAgreeWithTheReference) {
+  const Shape s{4, 40, 512};
+  std::vector<float> x(size_t(s.rows * s.in), 0.0f);
+  std::vector<float> w = random_values(size_t(s.out * s.in), 5);
+  for (int k = 0; k < s.in; ++k) {
+    x[size_t(k)] = 1e4f;                            // every a at +127
+    x[size_t(s.in + k)] = k % 2 ? -3e-3f : 3e-3f;   // alternating +-127
+    x[size_t(3 * s.in + k)] = float(k % 7) - 3.0f;  // mixed
+    w[size_t(k)] = 1.0f;                            // every q at +127
+  }
+  const std::vector<double> exact =
+      exact_product(s, x, s.in, w, std::vector<float>(size_t(s.rows * s.out)), s.out, false);
+  for (const Kernel kernel : {Kernel::Reference, Kernel::Avx2, Kernel::Vnni}) {
+    if (!kernel_supported(kernel)) continue;
+    const PackedWeights packed = pack(w.data(), s.out, s.in, kernel);
+    std::vector<float> y(size_t(s.rows * s.out), 1.0f);
+    gemm(packed, x.data(), s.rows, s.in, y.data(), s.out, false);
+    EXPECT_FLOAT_EQ(y[0], 1e4f * 512.0f) << kernel_name(kernel);  // 127 * 127 * 512, exact
+    for (int n = 0; n < s.out; ++n)
+      EXPECT_EQ(y[size_t(2 * s.out + n)], 0.0f) << kernel_name(kernel);
+    EXPECT_LE(nmse(y, exact), kInt8Nmse) << kernel_name(kernel);
+  }
+}
+
+// A wrong kernel must fail the NMSE check: a VNNI offset correction that is off is caught.
+TEST(Int8Gemm, NmseCatchesAWrongOffsetCorrection) {
+  if (!kernel_supported(Kernel::Vnni)) GTEST_SKIP() << "no AVX-512 VNNI on this CPU";
+  const Shape s{8, 64, 32};
+  const std::vector<float> x = random_values(size_t(s.rows * s.in), 3);
+  const std::vector<float> w = random_values(size_t(s.out * s.in), 4);
+  PackedWeights packed = pack(w.data(), s.out, s.in, Kernel::Vnni);
+  const std::vector<double> exact =
+      exact_product(s, x, s.in, w, std::vector<float>(size_t(s.rows * s.out)), s.out, false);
+  for (int32_t& c : packed.offset_correction) c = 0;
+  std::vector<float> y(size_t(s.rows * s.out));
+  gemm(packed, x.data(), s.rows, s.in, y.data(), s.out, false);
+  EXPECT_GT(nmse(y, exact), 0.5);
+}
+
+// The shipped net: int8 against fp32 on the parity and random perft positions. The issue's
+// bounds: at most 0.02 in win probability for any move and 0.002 on average, the same best
+// move in 97% of positions; a changed best move may cost at most 0.02 by fp32's values.
+TEST(Int8Network, ShippedNetAgreesWithFp32) {
+  if (!best_kernel()) GTEST_SKIP() << "no AVX2 or AVX-512 VNNI on this CPU";
+  const auto agreement = testing::shipped_net_agreement(Precision::Int8);
+  if (!agreement) GTEST_SKIP() << "a build without an embedded net";
+  EXPECT_LE(agreement->worst, 0.02);
+  EXPECT_LE(agreement->mean, 0.002);
+  EXPECT_LE(agreement->worst_best_move_loss, 0.02);
+  EXPECT_GE(double(agreement->same_best), 0.97 * double(agreement->positions));
+}
+
+}  // namespace
+}  // namespace avocet::nn::int8
