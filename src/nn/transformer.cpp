@@ -4,6 +4,7 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "avocet/nn/attention.h"
 #include "avocet/nn/bf16_gemm.h"
 #include "avocet/nn/int8_gemm.h"
 
@@ -47,12 +48,11 @@ void TrunkWeights::set_precision(Precision p) {
 
 void TrunkWorkspace::reserve(const TrunkWeights& w, int rows) {
   if (rows <= capacity) return;
-  const int d = w.d_model, t = w.sequence_length;
+  const int d = w.d_model;
   x.resize(rows, d);
   normed.resize(rows, d);
   qkv.resize(rows, 3 * d);
   attention.resize(rows, d);
-  scores.resize(t, t);
   hidden.resize(rows, 2 * w.ffn_dim);
   capacity = rows;
 }
@@ -67,19 +67,6 @@ void layer_norm(Eigen::Ref<Matrix> x, const LayerNormWeights& w, Eigen::Ref<Matr
     out.row(r).array() = (row - mean) * scale * w.scale.array() + w.offset.array();
   }
 }
-
-namespace {
-
-// Softmax over each row of `s`, in place.
-void softmax_rows(Eigen::Ref<Matrix> s) {
-  for (Eigen::Index r = 0; r < s.rows(); ++r) {
-    auto row = s.row(r).array();
-    row = (row - row.maxCoeff()).exp();
-    row /= row.sum();
-  }
-}
-
-}  // namespace
 
 void run_trunk(const TrunkWeights& w, const int* tokens, int batch, TrunkWorkspace& ws) {
   embed_tokens(w, tokens, batch, ws);
@@ -96,7 +83,6 @@ void embed_tokens(const TrunkWeights& w, const int* tokens, int batch, TrunkWork
 
 void run_blocks(const TrunkWeights& w, int batch, TrunkWorkspace& ws) {
   const int d = w.d_model, t = w.sequence_length, f = w.ffn_dim;
-  const int head_size = d / w.heads;
   const int rows = batch * t;
   auto x = ws.x.topRows(rows);
   auto normed = ws.normed.topRows(rows);
@@ -104,20 +90,17 @@ void run_blocks(const TrunkWeights& w, int batch, TrunkWorkspace& ws) {
   auto attention = ws.attention.topRows(rows);
   auto hidden = ws.hidden.topRows(rows);
 
-  const float score_scale = 1.0f / std::sqrt(float(head_size));
+  // fp32 is the reference arithmetic and runs the reference attention (Eigen); the reduced
+  // precisions, which already trade exactness for speed, take the AVX-512 kernel where it runs.
+  const auto attend = w.precision != Precision::Fp32 && attention_avx512_supported(t)
+                          ? &attention_avx512
+                          : &attention_reference;
   for (const BlockWeights& block : w.blocks) {
     layer_norm(x, block.attention_norm, normed);
     apply(block.qkv, normed, qkv, false);
-    for (int b = 0; b < batch; ++b) {
-      for (int h = 0; h < w.heads; ++h) {
-        const auto q = qkv.block(b * t, h * head_size, t, head_size);
-        const auto k = qkv.block(b * t, d + h * head_size, t, head_size);
-        const auto v = qkv.block(b * t, 2 * d + h * head_size, t, head_size);
-        ws.scores.noalias() = (q * k.transpose()) * score_scale;
-        softmax_rows(ws.scores);
-        attention.block(b * t, h * head_size, t, head_size).noalias() = ws.scores * v;
-      }
-    }
+    for (int b = 0; b < batch; ++b)
+      attend(qkv.row(b * t).data(), int(qkv.outerStride()), t, d, w.heads,
+             attention.row(b * t).data(), int(attention.outerStride()));
     apply(block.out, attention, x, true);
 
     layer_norm(x, block.mlp_norm, normed);

@@ -81,7 +81,7 @@ struct TrunkWeights {
 
 // Scratch matrices reused across evaluations, sized for up to `rows` token rows.
 struct TrunkWorkspace {
-  Matrix x, normed, qkv, attention, scores, hidden;
+  Matrix x, normed, qkv, attention, hidden;
   int capacity = 0;
   void reserve(const TrunkWeights& w, int rows);
 };

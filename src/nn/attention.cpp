@@ -1,0 +1,222 @@
+#include "avocet/nn/attention.h"
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <immintrin.h>
+#define AVOCET_X86 1
+#endif
+
+#include <algorithm>
+#include <cassert>
+#include <cmath>
+#include <cstdlib>
+#include <limits>
+#include <vector>
+
+#include "avocet/nn/transformer.h"
+
+namespace avocet::nn {
+
+namespace {
+
+// Softmax over each row of `s`, in place.
+void softmax_rows(Eigen::Ref<Matrix> s) {
+  for (Eigen::Index r = 0; r < s.rows(); ++r) {
+    auto row = s.row(r).array();
+    row = (row - row.maxCoeff()).exp();
+    row /= row.sum();
+  }
+}
+
+}  // namespace
+
+void attention_reference(const float* qkv, int qkv_stride, int tokens, int d, int heads, float* out,
+                         int out_stride) {
+  using ConstRows = Eigen::Map<const Matrix, 0, Eigen::OuterStride<>>;
+  using Rows = Eigen::Map<Matrix, 0, Eigen::OuterStride<>>;
+  const ConstRows all(qkv, tokens, 3 * d, Eigen::OuterStride<>(qkv_stride));
+  Rows result(out, tokens, d, Eigen::OuterStride<>(out_stride));
+  const int head_size = d / heads;
+  const float score_scale = 1.0f / std::sqrt(float(head_size));
+  thread_local Matrix scores;
+  scores.resize(tokens, tokens);
+  for (int h = 0; h < heads; ++h) {
+    const auto q = all.block(0, h * head_size, tokens, head_size);
+    const auto k = all.block(0, d + h * head_size, tokens, head_size);
+    const auto v = all.block(0, 2 * d + h * head_size, tokens, head_size);
+    scores.noalias() = (q * k.transpose()) * score_scale;
+    softmax_rows(scores);
+    result.block(0, h * head_size, tokens, head_size).noalias() = scores * v;
+  }
+}
+
+// ---- AVX-512 -------------------------------------------------------------------------------
+// Compiled for every x86 build with a target attribute and called only after the run-time
+// check, so a portable binary still runs on CPUs without AVX-512.
+
+#ifdef AVOCET_X86
+
+// gcc 12 warns that the `__Y` of _mm512_undefined_*() "may be used uninitialized" (undefined on
+// purpose) wherever a masked load or a reduction is inlined; see nn/transformer.h.
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#endif
+
+#define AVOCET_ATTENTION_TARGET __attribute__((target("avx512f")))
+
+namespace {
+
+// e^x for x <= 0 (scores minus their maximum), as Cephes' expf: x = n ln 2 + r with |r| <=
+// ln 2 / 2, e^r by a degree-6 polynomial, times 2^n by vscalefps. Relative error ~2e-7 down
+// to x = -87, below which the result is a denormal or zero and weighs nothing in a softmax.
+AVOCET_ATTENTION_TARGET __m512 exp_nonpositive(__m512 x) {
+  x = _mm512_max_ps(x, _mm512_set1_ps(-87.0f));
+  const __m512 n = _mm512_roundscale_ps(_mm512_mul_ps(x, _mm512_set1_ps(1.44269504088896341f)),
+                                        _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+  // r = x - n ln 2, with ln 2 split in two so that n * ln2_high is exact.
+  __m512 r = _mm512_fnmadd_ps(n, _mm512_set1_ps(0.693359375f), x);
+  r = _mm512_fnmadd_ps(n, _mm512_set1_ps(-2.12194440e-4f), r);
+  __m512 p = _mm512_set1_ps(1.9875691500e-4f);
+  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(1.3981999507e-3f));
+  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(8.3334519073e-3f));
+  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(4.1665795894e-2f));
+  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(1.6666665459e-1f));
+  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(5.0000001201e-1f));
+  p = _mm512_fmadd_ps(p, _mm512_mul_ps(r, r), _mm512_add_ps(r, _mm512_set1_ps(1.0f)));
+  return _mm512_scalef_ps(p, n);
+}
+
+// Queries per register block: their scores are kQueries x BLOCKS registers (20 of the 32 at 77
+// tokens), and each key vector loaded serves all of them; likewise each value row.
+constexpr int kQueries = 4;
+
+// One head, BLOCKS blocks of 16 keys (tokens <= 16 * BLOCKS). Scratch: `keys` for K^T
+// [head_size, 16 * BLOCKS], `queries` for Q [tokens rounded up to kQueries, head_size] (the
+// rows past `tokens` zero) and `weights` for a query block's unnormalised softmax
+// [kQueries, 16 * BLOCKS].
+template <int BLOCKS>
+AVOCET_ATTENTION_TARGET void attend_head(const float* qkv, int qkv_stride, int tokens, int d,
+                                         int head_size, int h, float* out, int out_stride,
+                                         float* keys, float* queries, float* weights) {
+  constexpr int padded = 16 * BLOCKS;
+  const int query_rows = (tokens + kQueries - 1) / kQueries * kQueries;
+  const float* q = qkv + h * head_size;
+  const float* k = q + d;
+  const float* v = q + 2 * d;
+  for (int j = 0; j < padded; ++j)
+    for (int c = 0; c < head_size; ++c)
+      keys[c * padded + j] = j < tokens ? k[size_t(j) * size_t(qkv_stride) + size_t(c)] : 0.0f;
+  for (int i = 0; i < query_rows; ++i)
+    for (int c = 0; c < head_size; ++c)
+      queries[i * head_size + c] =
+          i < tokens ? q[size_t(i) * size_t(qkv_stride) + size_t(c)] : 0.0f;
+  const __m512 score_scale = _mm512_set1_ps(1.0f / std::sqrt(float(head_size)));
+  const __mmask16 last_keys = __mmask16((1u << (tokens - 16 * (BLOCKS - 1))) - 1u);
+  const __m512 minus_infinity = _mm512_set1_ps(-std::numeric_limits<float>::infinity());
+
+  for (int i0 = 0; i0 < tokens; i0 += kQueries) {
+    // Scores of kQueries queries against every key.
+    __m512 scores[kQueries][BLOCKS];
+    for (auto& row : scores)
+      for (__m512& s : row) s = _mm512_setzero_ps();
+    for (int c = 0; c < head_size; ++c) {
+      __m512 key[BLOCKS];
+      for (int b = 0; b < BLOCKS; ++b) key[b] = _mm512_loadu_ps(keys + c * padded + 16 * b);
+      for (int r = 0; r < kQueries; ++r) {
+        const __m512 qc = _mm512_set1_ps(queries[(i0 + r) * head_size + c]);
+        for (int b = 0; b < BLOCKS; ++b) scores[r][b] = _mm512_fmadd_ps(qc, key[b], scores[r][b]);
+      }
+    }
+    // Unnormalised softmax weights, and each query's normaliser.
+    float normaliser[kQueries];
+    for (int r = 0; r < kQueries; ++r) {
+      __m512 max = minus_infinity;
+      for (int b = 0; b < BLOCKS; ++b) {
+        scores[r][b] = _mm512_mul_ps(scores[r][b], score_scale);
+        if (b == BLOCKS - 1)
+          scores[r][b] = _mm512_mask_mov_ps(minus_infinity, last_keys, scores[r][b]);
+        max = _mm512_max_ps(max, scores[r][b]);
+      }
+      const __m512 row_max = _mm512_set1_ps(_mm512_reduce_max_ps(max));
+      __m512 total = _mm512_setzero_ps();
+      for (int b = 0; b < BLOCKS; ++b) {
+        __m512 e = exp_nonpositive(_mm512_sub_ps(scores[r][b], row_max));
+        if (b == BLOCKS - 1) e = _mm512_maskz_mov_ps(last_keys, e);
+        total = _mm512_add_ps(total, e);
+        _mm512_storeu_ps(weights + r * padded + 16 * b, e);
+      }
+      normaliser[r] = 1.0f / _mm512_reduce_add_ps(total);
+    }
+    // out_i = sum_j w_ij v_j / sum_j w_ij, 32 columns at a time (the second 16 masked, or
+    // absent, at the head's end): kQueries x 2 independent sums.
+    for (int c0 = 0; c0 < head_size; c0 += 32) {
+      const __mmask16 low = __mmask16((1u << std::min(16, head_size - c0)) - 1u);
+      const __mmask16 high = __mmask16((1u << std::clamp(head_size - c0 - 16, 0, 16)) - 1u);
+      __m512 sum[kQueries][2];
+      for (auto& row : sum) row[0] = row[1] = _mm512_setzero_ps();
+      for (int j = 0; j < tokens; ++j) {
+        const float* row = v + size_t(j) * size_t(qkv_stride) + size_t(c0);
+        const __m512 value_low = _mm512_maskz_loadu_ps(low, row);
+        const __m512 value_high = _mm512_maskz_loadu_ps(high, row + 16);
+        for (int r = 0; r < kQueries; ++r) {
+          const __m512 w = _mm512_set1_ps(weights[r * padded + j]);
+          sum[r][0] = _mm512_fmadd_ps(w, value_low, sum[r][0]);
+          sum[r][1] = _mm512_fmadd_ps(w, value_high, sum[r][1]);
+        }
+      }
+      for (int r = 0; r < kQueries && i0 + r < tokens; ++r) {
+        float* result = out + size_t(i0 + r) * size_t(out_stride) + size_t(h * head_size + c0);
+        const __m512 scale = _mm512_set1_ps(normaliser[r]);
+        _mm512_mask_storeu_ps(result, low, _mm512_mul_ps(sum[r][0], scale));
+        _mm512_mask_storeu_ps(result + 16, high, _mm512_mul_ps(sum[r][1], scale));
+      }
+    }
+  }
+}
+
+using HeadKernel = void (*)(const float*, int, int, int, int, int, float*, int, float*, float*,
+                            float*);
+constexpr HeadKernel kHeadKernels[] = {&attend_head<1>, &attend_head<2>, &attend_head<3>,
+                                       &attend_head<4>, &attend_head<5>, &attend_head<6>,
+                                       &attend_head<7>, &attend_head<8>};
+static_assert(std::size(kHeadKernels) * 16 == kMaxAvx512Tokens);
+
+}  // namespace
+
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
+
+#endif  // AVOCET_X86
+
+void attention_avx512(const float* qkv, int qkv_stride, int tokens, int d, int heads, float* out,
+                      int out_stride) {
+  const int head_size = d / heads;
+  assert(attention_avx512_supported(tokens));
+#ifdef AVOCET_X86
+  const int blocks = (tokens + 15) / 16;
+  thread_local std::vector<float> keys, queries, weights;
+  keys.resize(size_t(head_size) * size_t(16 * blocks));
+  queries.resize(size_t(head_size) * size_t((tokens + kQueries - 1) / kQueries * kQueries));
+  weights.resize(size_t(kQueries) * size_t(16 * blocks));
+  for (int h = 0; h < heads; ++h)
+    kHeadKernels[blocks - 1](qkv, qkv_stride, tokens, d, head_size, h, out, out_stride, keys.data(),
+                             queries.data(), weights.data());
+#else
+  (void)qkv, (void)qkv_stride, (void)d, (void)out, (void)out_stride;
+  std::abort();  // unreachable: attention_avx512_supported is false off x86
+#endif
+}
+
+bool attention_avx512_supported(int tokens) {
+#ifdef AVOCET_X86
+  // __builtin_cpu_supports also checks that the OS saves the zmm registers (XCR0).
+  static const bool avx512 = __builtin_cpu_supports("avx512f");
+  return avx512 && tokens >= 1 && tokens <= kMaxAvx512Tokens;
+#else
+  (void)tokens;
+  return false;
+#endif
+}
+
+}  // namespace avocet::nn
