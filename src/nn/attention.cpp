@@ -55,11 +55,13 @@ void attention_reference(const float* qkv, int qkv_stride, int tokens, int d, in
 
 #ifdef AVOCET_X86
 
-// gcc 12 warns that the `__Y` of _mm512_undefined_*() "may be used uninitialized" (undefined on
-// purpose) wherever a masked load or a reduction is inlined; see nn/transformer.h.
+// gcc 12 warns that the `__Y` of _mm512_undefined_*() "is" or "may be used uninitialized"
+// (undefined on purpose) wherever a masked load, a shuffle or a reduction is inlined; see
+// nn/transformer.h.
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#pragma GCC diagnostic ignored "-Wuninitialized"
 #endif
 
 #define AVOCET_ATTENTION_TARGET __attribute__((target("avx512f")))
@@ -86,6 +88,35 @@ AVOCET_ATTENTION_TARGET __m512 exp_nonpositive(__m512 x) {
   return _mm512_scalef_ps(p, n);
 }
 
+// Transposes a 16 x 16 block in registers: rows[u][c] becomes rows[c][u]. Unpacks and
+// in-lane shuffles make 4 x 4 transposes within each 128-bit lane (rows[4g + m] then holds
+// column 4l + m of rows 4g .. 4g + 3 in lane l), and two rounds of lane shuffles gather lane l
+// of rows[m], rows[4 + m], rows[8 + m] and rows[12 + m] into column 4l + m.
+AVOCET_ATTENTION_TARGET void transpose16(__m512 rows[16]) {
+  __m512 t[16];
+  for (int g = 0; g < 16; g += 4) {
+    const __m512 a = _mm512_unpacklo_ps(rows[g], rows[g + 1]);
+    const __m512 b = _mm512_unpackhi_ps(rows[g], rows[g + 1]);
+    const __m512 c = _mm512_unpacklo_ps(rows[g + 2], rows[g + 3]);
+    const __m512 d = _mm512_unpackhi_ps(rows[g + 2], rows[g + 3]);
+    t[g] = _mm512_shuffle_ps(a, c, _MM_SHUFFLE(1, 0, 1, 0));
+    t[g + 1] = _mm512_shuffle_ps(a, c, _MM_SHUFFLE(3, 2, 3, 2));
+    t[g + 2] = _mm512_shuffle_ps(b, d, _MM_SHUFFLE(1, 0, 1, 0));
+    t[g + 3] = _mm512_shuffle_ps(b, d, _MM_SHUFFLE(3, 2, 3, 2));
+  }
+  for (int m = 0; m < 4; ++m) {
+    // Lanes (0, 2) and (1, 3) of rows m and 4 + m, then of 8 + m and 12 + m.
+    const __m512 even_low = _mm512_shuffle_f32x4(t[m], t[4 + m], 0x88);
+    const __m512 odd_low = _mm512_shuffle_f32x4(t[m], t[4 + m], 0xdd);
+    const __m512 even_high = _mm512_shuffle_f32x4(t[8 + m], t[12 + m], 0x88);
+    const __m512 odd_high = _mm512_shuffle_f32x4(t[8 + m], t[12 + m], 0xdd);
+    rows[m] = _mm512_shuffle_f32x4(even_low, even_high, 0x88);      // lane 0: column m
+    rows[8 + m] = _mm512_shuffle_f32x4(even_low, even_high, 0xdd);  // lane 2
+    rows[4 + m] = _mm512_shuffle_f32x4(odd_low, odd_high, 0x88);    // lane 1
+    rows[12 + m] = _mm512_shuffle_f32x4(odd_low, odd_high, 0xdd);   // lane 3
+  }
+}
+
 // Queries per register block: their scores are kQueries x BLOCKS registers (20 of the 32 at 77
 // tokens), and each key vector loaded serves all of them; likewise each value row.
 constexpr int kQueries = 4;
@@ -103,13 +134,27 @@ AVOCET_ATTENTION_TARGET void attend_head(const float* qkv, int qkv_stride, int t
   const float* q = qkv + h * head_size;
   const float* k = q + d;
   const float* v = q + 2 * d;
-  for (int j = 0; j < padded; ++j)
-    for (int c = 0; c < head_size; ++c)
-      keys[c * padded + j] = j < tokens ? k[size_t(j) * size_t(qkv_stride) + size_t(c)] : 0.0f;
+  // K^T by 16 x 16 transposes (keys past `tokens` zero); Q rows copied (rows past it zero).
+  for (int j0 = 0; j0 < padded; j0 += 16)
+    for (int c0 = 0; c0 < head_size; c0 += 16) {
+      const int columns = std::min(16, head_size - c0);
+      const __mmask16 mask = __mmask16((1u << columns) - 1u);
+      __m512 rows[16];
+      for (int u = 0; u < 16; ++u)
+        rows[u] = j0 + u < tokens ? _mm512_maskz_loadu_ps(
+                                        mask, k + size_t(j0 + u) * size_t(qkv_stride) + size_t(c0))
+                                  : _mm512_setzero_ps();
+      transpose16(rows);
+      for (int u = 0; u < columns; ++u) _mm512_storeu_ps(keys + (c0 + u) * padded + j0, rows[u]);
+    }
   for (int i = 0; i < query_rows; ++i)
-    for (int c = 0; c < head_size; ++c)
-      queries[i * head_size + c] =
-          i < tokens ? q[size_t(i) * size_t(qkv_stride) + size_t(c)] : 0.0f;
+    for (int c0 = 0; c0 < head_size; c0 += 16) {
+      const __mmask16 mask = __mmask16((1u << std::min(16, head_size - c0)) - 1u);
+      const __m512 row =
+          i < tokens ? _mm512_maskz_loadu_ps(mask, q + size_t(i) * size_t(qkv_stride) + size_t(c0))
+                     : _mm512_setzero_ps();
+      _mm512_mask_storeu_ps(queries + i * head_size + c0, mask, row);
+    }
   const __m512 score_scale = _mm512_set1_ps(1.0f / std::sqrt(float(head_size)));
   const __mmask16 last_keys = __mmask16((1u << (tokens - 16 * (BLOCKS - 1))) - 1u);
   const __m512 minus_infinity = _mm512_set1_ps(-std::numeric_limits<float>::infinity());
