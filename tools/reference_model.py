@@ -31,16 +31,26 @@ ACTION_INDEX = {move: i for i, move in enumerate(ACTIONS)}
 PROMOTION_INDEX = {"": 0, "n": 1, "b": 2, "r": 3, "q": 4}
 
 
-class Block(nn.Module):
-    """Pre-LayerNorm block: x += attn(ln1(x)); x += mlp(ln2(x))."""
+# How attention knows where tokens are (metadata "attention_position"; absent: "absolute").
+ATTENTION_POSITIONS = ("absolute", "bias")
 
-    def __init__(self, d, heads, ffn):
+
+class Block(nn.Module):
+    """Pre-LayerNorm block: x += attn(ln1(x)); x += mlp(ln2(x)).
+
+    attention_position "bias" adds a learned bias per head to every (query, key) logit after
+    the 1/sqrt(d_head) scaling: attn.bias [heads, tokens, tokens], zero at the start, so a
+    net warm-started from one without it computes the same."""
+
+    def __init__(self, d, heads, ffn, attention_position="absolute", tokens=77):
         super().__init__()
         self.heads = heads
         self.ln1 = nn.LayerNorm(d, eps=1e-5)
         self.attn = nn.Module()
         for name in ("q", "k", "v", "o"):
             self.attn.add_module(name, nn.Linear(d, d, bias=False))
+        if attention_position == "bias":
+            self.attn.bias = nn.Parameter(torch.zeros(heads, tokens, tokens))
         self.ln2 = nn.LayerNorm(d, eps=1e-5)
         self.mlp = nn.Module()
         self.mlp.add_module("w1", nn.Linear(d, ffn, bias=False))
@@ -53,6 +63,8 @@ class Block(nn.Module):
         split = lambda y: y.view(b, t, self.heads, d // self.heads).transpose(1, 2)
         q, k, v = split(self.attn.q(h)), split(self.attn.k(h)), split(self.attn.v(h))
         scores = q @ k.transpose(-1, -2) / math.sqrt(d // self.heads)
+        if hasattr(self.attn, "bias"):
+            scores = scores + self.attn.bias
         attended = (scores.softmax(-1) @ v).transpose(1, 2).reshape(b, t, d)
         x = x + self.attn.o(attended)
         h = self.ln2(x)
@@ -62,12 +74,17 @@ class Block(nn.Module):
 class Trunk(nn.Module):
     """Embedding x sqrt(d) + learned positions, L blocks, final LayerNorm."""
 
-    def __init__(self, vocabulary, sequence_length, d, layers, heads, ffn):
+    def __init__(self, vocabulary, sequence_length, d, layers, heads, ffn,
+                 attention_position="absolute"):
         super().__init__()
+        if attention_position not in ATTENTION_POSITIONS:
+            raise ValueError(f"unknown attention_position '{attention_position}' (known: "
+                             f"{', '.join(ATTENTION_POSITIONS)})")
         self.d = d
         self.embed = nn.Embedding(vocabulary, d)
         self.pos_embed = nn.Embedding(sequence_length, d)
-        self.layers = nn.ModuleList(Block(d, heads, ffn) for _ in range(layers))
+        self.layers = nn.ModuleList(Block(d, heads, ffn, attention_position, sequence_length)
+                                    for _ in range(layers))
         self.ln_f = nn.LayerNorm(d, eps=1e-5)
 
     def trunk(self, tokens):
@@ -95,10 +112,13 @@ class HouseNet(Trunk):
     family = "house"
 
     def __init__(self, d_model, layers, heads, ffn_dim, bins, head_dim, mirror,
-                 square_groups=(), move_groups=()):
-        super().__init__(len(chess_tokens.ALPHABET), 77, d_model, layers, heads, ffn_dim)
+                 square_groups=(), move_groups=(), attention_position="absolute"):
+        super().__init__(len(chess_tokens.ALPHABET), 77, d_model, layers, heads, ffn_dim,
+                         attention_position)
         self.config = dict(d_model=d_model, layers=layers, heads=heads, ffn_dim=ffn_dim,
                            bins=bins, head_dim=head_dim, mirror="true" if mirror else "false")
+        if attention_position != "absolute":
+            self.config["attention_position"] = attention_position
         if square_groups or move_groups:
             self.config["square_features"] = ",".join(square_groups)
             self.config["move_features"] = ",".join(move_groups)
@@ -183,10 +203,10 @@ class SearchlessNet(Trunk):
 
 
 def build(family, d_model, layers, heads, ffn_dim, bins, head_dim=None, mirror=False,
-          square_groups=(), move_groups=()):
+          square_groups=(), move_groups=(), attention_position="absolute"):
     if family == "house":
         return HouseNet(d_model, layers, heads, ffn_dim, bins, head_dim or d_model, mirror,
-                        square_groups, move_groups)
+                        square_groups, move_groups, attention_position)
     return SearchlessNet(d_model, layers, heads, ffn_dim, bins)
 
 
@@ -210,6 +230,10 @@ def randomise(model, seed):
         for name, p in model.named_parameters():
             if name.endswith("ln1.weight") or name.endswith("ln2.weight") or name == "ln_f.weight":
                 p.copy_(1 + 0.2 * torch.randn(p.shape, generator=generator))
+            elif name.endswith("attn.bias"):
+                # Biases of the size of the scores themselves, and asymmetric, so that a bias
+                # read transposed or given to another head changes every output.
+                p.copy_(torch.randn(p.shape, generator=generator))
             elif p.dim() == 1:
                 p.copy_(0.1 * torch.randn(p.shape, generator=generator))
             else:
@@ -231,7 +255,8 @@ def load(path):
         groups = lambda key: [g for g in meta.get(key, "").split(",") if g]
         model = HouseNet(**sizes, head_dim=int(meta["head_dim"]), mirror=meta["mirror"] == "true",
                          square_groups=groups("square_features"),
-                         move_groups=groups("move_features"))
+                         move_groups=groups("move_features"),
+                         attention_position=meta.get("attention_position", "absolute"))
     else:
         model = SearchlessNet(**sizes)
     model.load_state_dict(tensors)
@@ -287,6 +312,8 @@ def main():
                         help="comma-separated square feature groups, or 'all'")
     parser.add_argument("--move-features", default="",
                         help="comma-separated move feature groups, or 'all'")
+    parser.add_argument("--attention-position", choices=ATTENTION_POSITIONS, default="absolute",
+                        help="house: learned biases on the attention logits ('bias')")
     parser.add_argument("--avocet", default="build/avocet",
                         help="engine binary that computes the features for --golden")
     parser.add_argument("--bf16", action="store_true", help="export BF16 weights")
@@ -302,7 +329,8 @@ def main():
     model = randomise(build(args.family, args.d_model, args.layers, args.heads, args.ffn_dim,
                             args.bins, args.head_dim, args.mirror,
                             parse_groups(args.square_features, SQUARE_GROUPS),
-                            parse_groups(args.move_features, MOVE_GROUPS)), args.seed).eval()
+                            parse_groups(args.move_features, MOVE_GROUPS),
+                            args.attention_position), args.seed).eval()
     dtype = torch.bfloat16 if args.bf16 else torch.float32
     name = args.name or os.path.splitext(os.path.basename(args.out))[0]
     export(model, args.out, dtype, name=name, provenance=f"random init, seed {args.seed}")

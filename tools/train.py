@@ -54,6 +54,11 @@ def parse_args(argv=None):
     parser.add_argument("--move-features", default="",
                         help="move feature groups: 'all', or a comma-separated list of "
                         + ", ".join(n for n, _ in reference_model.MOVE_GROUPS))
+    parser.add_argument("--attention-position", choices=reference_model.ATTENTION_POSITIONS,
+                        default="absolute",
+                        help="'bias': a learned bias per layer and head on every (query, key) "
+                        "attention logit, zero at the start (so --init from a net without it "
+                        "starts from that net exactly)")
     parser.add_argument("--init", help="warm-start from an exported net (safetensors): every "
                         "tensor it shares with this model is copied; feature embeddings it "
                         "lacks start at zero, so a v1 net seeds a featured one exactly")
@@ -129,13 +134,13 @@ class Data:
 def build_model(args, device):
     return reference_model.build("house", args.d_model, args.layers, args.heads, args.ffn_dim,
                                  args.bins, args.head_dim, args.mirror, args.square_groups,
-                                 args.move_groups).to(device)
+                                 args.move_groups, args.attention_position).to(device)
 
 
 def warm_start(model, path):
     """Copies every tensor of the exported net at `path` into `model` (names and shapes must
-    match); tensors `path` lacks must be feature embeddings, which start at zero so the warm
-    model computes exactly what the exported one did."""
+    match); tensors `path` lacks must be feature embeddings or attention biases, which start at
+    zero so the warm model computes exactly what the exported one did."""
     try:
         tensors, meta = safetensors_io.load(path)
     except (OSError, ValueError, KeyError, struct.error) as e:
@@ -150,16 +155,18 @@ def warm_start(model, path):
         state[name].copy_(value.float())
     fresh = [n for n in state if n not in tensors]
     for name in fresh:
-        if "features" not in name:
-            sys.exit(f"--init {path}: it lacks '{name}', which is not a feature embedding")
+        if "features" not in name and not name.endswith("attn.bias"):
+            sys.exit(f"--init {path}: it lacks '{name}', which is neither a feature embedding "
+                     "nor an attention bias")
         state[name].zero_()
     print(f"warm start from {path} ({meta.get('name', '?')}): {len(tensors)} tensors copied, "
-          f"{len(fresh)} feature embeddings at zero", flush=True)
+          f"{len(fresh)} feature embeddings and attention biases at zero", flush=True)
 
 
 def make_optimizer(model, args):
-    """AdamW; no weight decay on the token and position embeddings, norms and biases."""
-    decayed = lambda n, p: p.dim() >= 2 and "embed" not in n
+    """AdamW; no weight decay on the token and position embeddings, norms and biases (the
+    attention biases included)."""
+    decayed = lambda n, p: p.dim() >= 2 and "embed" not in n and not n.endswith("attn.bias")
     params = list(model.named_parameters())
     return torch.optim.AdamW(
         [{"params": [p for n, p in params if decayed(n, p)], "weight_decay": args.weight_decay},
@@ -287,7 +294,8 @@ def main():
     trained = torch.nn.parallel.DistributedDataParallel(model) if args.ddp else model
     if rank == 0:
         print(f"model: house d={args.d_model} L={args.layers} heads={args.heads} "
-              f"ffn={args.ffn_dim} bins={args.bins} mirror={args.mirror} square features "
+              f"ffn={args.ffn_dim} bins={args.bins} mirror={args.mirror} attention position "
+              f"{args.attention_position} square features "
               f"{args.square_groups or 'none'} move features {args.move_groups or 'none'}: "
               f"{sum(p.numel() for p in model.parameters())} parameters", flush=True)
 

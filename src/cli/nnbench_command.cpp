@@ -143,7 +143,8 @@ double gemm_gflops(const nn::Network& net, int threads, double seconds) {
   return double(passes) * flops_per_pass / elapsed / 1e9;
 }
 
-nn::NetworkConfig config(nn::Family family, int d, int layers, bool features = false) {
+nn::NetworkConfig config(nn::Family family, int d, int layers, bool features = false,
+                         nn::AttentionPosition position = nn::AttentionPosition::Absolute) {
   nn::NetworkConfig c;
   c.family = family;
   c.d_model = d;
@@ -159,6 +160,8 @@ nn::NetworkConfig config(nn::Family family, int d, int layers, bool features = f
     for (int g = 0; g < kMoveFeatureCount; ++g) c.move_groups.push_back(g);
     c.name += "-features";
   }
+  c.attention_position = position;
+  if (position == nn::AttentionPosition::Bias) c.name += "-bias";
   return c;
 }
 
@@ -245,8 +248,13 @@ int nnbench_command(const Args& args, const Streams& io) {
     };
     for (const auto& [d, layers] : {std::pair{128, 4}, {128, 8}, {256, 4}, {256, 8}}) {
       makers.push_back(random(config(nn::Family::House, d, layers)));
-      if (d == 128 && layers == 4)  // the cost of the feature groups, against the line above
+      if (d == 128 && layers == 4) {
+        // The cost of the feature groups against the line above, and of the attention bias
+        // against the featured net (v12's shape).
         makers.push_back(random(config(nn::Family::House, d, layers, true)));
+        makers.push_back(random(
+            config(nn::Family::House, d, layers, true, nn::AttentionPosition::Bias)));
+      }
     }
     makers.push_back(random(config(nn::Family::Searchless, 256, 8)));
   }
@@ -256,7 +264,7 @@ int nnbench_command(const Args& args, const Streams& io) {
   for (const Sample& s : samples) moves += double(s.moves.size());
   fmt::print(io.out, "{} positions, {:.1f} legal moves on average\n", samples.size(),
              moves / double(samples.size()));
-  fmt::print(io.out, "{:<22} {:>9} {:>7} {:>10} {:>9} {:>9} {:>10} {:>6}\n", "network", "precision",
+  fmt::print(io.out, "{:<27} {:>9} {:>7} {:>10} {:>9} {:>9} {:>10} {:>6}\n", "network", "precision",
              "threads", "pos/s", "ms/pos", "GFLOP/s", "GEMM GF/s", "eff");
   io.out.flush();  // each entry takes 2 x --seconds: show what is coming at once
   Progress progress(io.err, io.err_is_terminal,
@@ -277,7 +285,7 @@ int nnbench_command(const Args& args, const Streams& io) {
         const double ms = 1000.0 / r.positions_per_second;
         progress.print_line(
             io.out,
-            fmt::format("{:<22} {:>9} {:>7} {:>10.1f} {:>9.3f} {:>9.1f} {:>10.1f} {:>5.0f}%",
+            fmt::format("{:<27} {:>9} {:>7} {:>10.1f} {:>9.3f} {:>9.1f} {:>10.1f} {:>5.0f}%",
                         c.name, precision_label(*net), threads, r.positions_per_second,
                         ms * threads, r.gflops, gemm, 100.0 * r.gflops / gemm));
         progress.update(++entries_done);

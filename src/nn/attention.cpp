@@ -29,8 +29,8 @@ void softmax_rows(Eigen::Ref<Matrix> s) {
 
 }  // namespace
 
-void attention_reference(const float* qkv, int qkv_stride, int tokens, int d, int heads, float* out,
-                         int out_stride) {
+void attention_reference(const float* qkv, int qkv_stride, int tokens, int d, int heads,
+                         const float* bias, float* out, int out_stride) {
   using ConstRows = Eigen::Map<const Matrix, 0, Eigen::OuterStride<>>;
   using Rows = Eigen::Map<Matrix, 0, Eigen::OuterStride<>>;
   const ConstRows all(qkv, tokens, 3 * d, Eigen::OuterStride<>(qkv_stride));
@@ -44,6 +44,7 @@ void attention_reference(const float* qkv, int qkv_stride, int tokens, int d, in
     const auto k = all.block(0, d + h * head_size, tokens, head_size);
     const auto v = all.block(0, 2 * d + h * head_size, tokens, head_size);
     scores.noalias() = (q * k.transpose()) * score_scale;
+    if (bias) scores += Eigen::Map<const Matrix>(bias + size_t(h) * tokens * tokens, tokens, tokens);
     softmax_rows(scores);
     result.block(0, h * head_size, tokens, head_size).noalias() = scores * v;
   }
@@ -121,14 +122,16 @@ AVOCET_ATTENTION_TARGET void transpose16(__m512 rows[16]) {
 // tokens), and each key vector loaded serves all of them; likewise each value row.
 constexpr int kQueries = 4;
 
-// One head, BLOCKS blocks of 16 keys (tokens <= 16 * BLOCKS). Scratch: `keys` for K^T
+// One head, BLOCKS blocks of 16 keys (tokens <= 16 * BLOCKS), with the head's logit biases
+// `bias` [tokens, tokens] or null. Scratch: `keys` for K^T
 // [head_size, 16 * BLOCKS], `queries` for Q [tokens rounded up to kQueries, head_size] (the
 // rows past `tokens` zero) and `weights` for a query block's unnormalised softmax
 // [kQueries, 16 * BLOCKS].
 template <int BLOCKS>
 AVOCET_ATTENTION_TARGET void attend_head(const float* qkv, int qkv_stride, int tokens, int d,
-                                         int head_size, int h, float* out, int out_stride,
-                                         float* keys, float* queries, float* weights) {
+                                         int head_size, int h, const float* bias, float* out,
+                                         int out_stride, float* keys, float* queries,
+                                         float* weights) {
   constexpr int padded = 16 * BLOCKS;
   const int query_rows = (tokens + kQueries - 1) / kQueries * kQueries;
   const float* q = qkv + h * head_size;
@@ -176,8 +179,14 @@ AVOCET_ATTENTION_TARGET void attend_head(const float* qkv, int qkv_stride, int t
     float normaliser[kQueries];
     for (int r = 0; r < kQueries; ++r) {
       __m512 max = minus_infinity;
+      const float* bias_row =
+          bias && i0 + r < tokens ? bias + size_t(i0 + r) * size_t(tokens) : nullptr;
       for (int b = 0; b < BLOCKS; ++b) {
         scores[r][b] = _mm512_mul_ps(scores[r][b], score_scale);
+        if (bias_row)
+          scores[r][b] = _mm512_add_ps(
+              scores[r][b], b == BLOCKS - 1 ? _mm512_maskz_loadu_ps(last_keys, bias_row + 16 * b)
+                                            : _mm512_loadu_ps(bias_row + 16 * b));
         if (b == BLOCKS - 1)
           scores[r][b] = _mm512_mask_mov_ps(minus_infinity, last_keys, scores[r][b]);
         max = _mm512_max_ps(max, scores[r][b]);
@@ -219,8 +228,8 @@ AVOCET_ATTENTION_TARGET void attend_head(const float* qkv, int qkv_stride, int t
   }
 }
 
-using HeadKernel = void (*)(const float*, int, int, int, int, int, float*, int, float*, float*,
-                            float*);
+using HeadKernel = void (*)(const float*, int, int, int, int, int, const float*, float*, int,
+                            float*, float*, float*);
 constexpr HeadKernel kHeadKernels[] = {&attend_head<1>, &attend_head<2>, &attend_head<3>,
                                        &attend_head<4>, &attend_head<5>, &attend_head<6>,
                                        &attend_head<7>, &attend_head<8>};
@@ -234,8 +243,8 @@ static_assert(std::size(kHeadKernels) * 16 == kMaxAvx512Tokens);
 
 #endif  // AVOCET_X86
 
-void attention_avx512(const float* qkv, int qkv_stride, int tokens, int d, int heads, float* out,
-                      int out_stride) {
+void attention_avx512(const float* qkv, int qkv_stride, int tokens, int d, int heads,
+                      const float* bias, float* out, int out_stride) {
   const int head_size = d / heads;
   assert(attention_avx512_supported(tokens));
 #ifdef AVOCET_X86
@@ -245,10 +254,11 @@ void attention_avx512(const float* qkv, int qkv_stride, int tokens, int d, int h
   queries.resize(size_t(head_size) * size_t((tokens + kQueries - 1) / kQueries * kQueries));
   weights.resize(size_t(kQueries) * size_t(16 * blocks));
   for (int h = 0; h < heads; ++h)
-    kHeadKernels[blocks - 1](qkv, qkv_stride, tokens, d, head_size, h, out, out_stride, keys.data(),
-                             queries.data(), weights.data());
+    kHeadKernels[blocks - 1](qkv, qkv_stride, tokens, d, head_size, h,
+                             bias ? bias + size_t(h) * size_t(tokens) * size_t(tokens) : nullptr,
+                             out, out_stride, keys.data(), queries.data(), weights.data());
 #else
-  (void)qkv, (void)qkv_stride, (void)d, (void)out, (void)out_stride;
+  (void)qkv, (void)qkv_stride, (void)d, (void)bias, (void)out, (void)out_stride;
   std::abort();  // unreachable: attention_avx512_supported is false off x86
 #endif
 }

@@ -98,6 +98,17 @@ NetworkConfig read_config(const SafetensorsFile& file) {
                                      file.label(), mirror));
     c.mirror = mirror == "true";
   }
+  if (const auto position = file.metadata().find("attention_position");
+      position != file.metadata().end()) {
+    if (c.family != Family::House)
+      throw WeightsError(fmt::format(
+          "{}: attention_position is implemented for the house family only", file.label()));
+    if (position->second != "bias")
+      throw WeightsError(fmt::format(
+          "{}: attention_position '{}' is not implemented by this engine (known: bias)",
+          file.label(), position->second));
+    c.attention_position = AttentionPosition::Bias;
+  }
   c.square_groups = read_groups(file, "square_features", kSquareFeatureGroups);
   c.move_groups = read_groups(file, "move_features", kMoveFeatureGroups);
   if (c.family == Family::Searchless && (!c.square_groups.empty() || !c.move_groups.empty()))
@@ -162,6 +173,11 @@ void fill_weights(const NetworkConfig& c, Read read, TrunkWeights& trunk, HouseH
     b.gate_up.weight.resize(2 * f, d);
     b.gate_up.weight << matrix(p + "mlp.w1.weight", f, d), matrix(p + "mlp.w2.weight", f, d);
     b.down.weight = matrix(p + "mlp.w3.weight", d, f);
+    if (c.attention_position == AttentionPosition::Bias) {
+      const int t = c.sequence_length();
+      b.attention_bias = to_matrix(read(p + "attn.bias", std::vector<int64_t>{c.heads, t, t}),
+                                   c.heads * t, t);
+    }
     trunk.blocks.push_back(std::move(b));
   }
   trunk.final_norm = {vector("ln_f.weight", d), vector("ln_f.bias", d)};
@@ -274,8 +290,9 @@ std::shared_ptr<const Network> Network::random(const NetworkConfig& config, uint
 double Network::flops(int moves) const {
   const NetworkConfig& c = config_;
   const double d = c.d_model, f = c.ffn_dim, t = c.sequence_length();
-  const double per_layer =
-      2 * t * d * 3 * d + 2 * 2 * t * t * d + 2 * t * d * d + 2 * t * d * 2 * f + 2 * t * f * d;
+  const double bias = c.attention_position == AttentionPosition::Bias ? t * t * c.heads : 0;
+  const double per_layer = 2 * t * d * 3 * d + 2 * 2 * t * t * d + bias + 2 * t * d * d +
+                           2 * t * d * 2 * f + 2 * t * f * d;
   const double trunk = c.layers * per_layer;
   if (c.family == Family::Searchless) return moves * (trunk + 2 * d * c.bins);
   return trunk + 2 * 2 * 64 * d * c.head_dim + moves * 2.0 * c.head_dim * c.bins;
@@ -290,9 +307,11 @@ std::string Network::description() const {
   std::string features;
   if (!c.square_groups.empty() || !c.move_groups.empty())
     features = fmt::format(" features {}+{}", c.square_groups.size(), c.move_groups.size());
-  return fmt::format("{} ({} d={} L={} heads={} ffn={} bins={}{}{} {}) hash {:016x}", c.name,
+  const char* position =
+      c.attention_position == AttentionPosition::Bias ? " attention_bias" : "";
+  return fmt::format("{} ({} d={} L={} heads={} ffn={} bins={}{}{}{} {}) hash {:016x}", c.name,
                      c.family == Family::House ? "house" : "searchless", c.d_model, c.layers,
-                     c.heads, c.ffn_dim, c.bins, c.mirror ? " mirror" : "", features,
+                     c.heads, c.ffn_dim, c.bins, c.mirror ? " mirror" : "", position, features,
                      precision_name(precision()), hash_);
 }
 

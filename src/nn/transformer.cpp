@@ -98,8 +98,9 @@ void run_blocks(const TrunkWeights& w, int batch, TrunkWorkspace& ws) {
   for (const BlockWeights& block : w.blocks) {
     layer_norm(x, block.attention_norm, normed);
     apply(block.qkv, normed, qkv, false);
+    const float* bias = block.attention_bias.size() ? block.attention_bias.data() : nullptr;
     for (int b = 0; b < batch; ++b)
-      attend(qkv.row(b * t).data(), int(qkv.outerStride()), t, d, w.heads,
+      attend(qkv.row(b * t).data(), int(qkv.outerStride()), t, d, w.heads, bias,
              attention.row(b * t).data(), int(attention.outerStride()));
     apply(block.out, attention, x, true);
 

@@ -30,20 +30,27 @@ struct AttentionShape {
 const AttentionShape kShapes[] = {{77, 128, 4}, {77, 256, 8}, {79, 256, 8}, {1, 32, 1}, {16, 64, 2},
                                   {17, 16, 2},  {33, 48, 2},  {128, 96, 1}, {5, 192, 2}};
 
+// With and without a learned logit bias (AttentionPosition::Bias).
 TEST(Attention, Avx512KernelMatchesTheReference) {
   uint64_t seed = 11;
   double worst = 0;
+  for (const bool with_bias : {false, true})
   for (const AttentionShape& s : kShapes) {
     if (!attention_avx512_supported(s.tokens)) GTEST_SKIP() << "no AVX-512 on this CPU";
     const int qkv_stride = 3 * s.d + 5, out_stride = s.d + 3;
     // Scores of a few units, as trained nets have, so the softmax is neither flat nor one-hot.
     const std::vector<float> qkv = random_values(size_t(s.tokens * qkv_stride), seed++, 1.5f);
     const std::vector<float> before = random_values(size_t(s.tokens * out_stride), seed++);
+    const std::vector<float> biases =
+        random_values(size_t(s.heads * s.tokens * s.tokens), seed++, 2.0f);
+    const float* bias = with_bias ? biases.data() : nullptr;
     std::vector<float> reference = before, fast = before;
-    attention_reference(qkv.data(), qkv_stride, s.tokens, s.d, s.heads, reference.data(),
+    attention_reference(qkv.data(), qkv_stride, s.tokens, s.d, s.heads, bias, reference.data(),
                         out_stride);
-    attention_avx512(qkv.data(), qkv_stride, s.tokens, s.d, s.heads, fast.data(), out_stride);
-    const std::string what = ::testing::PrintToString(std::vector<int>{s.tokens, s.d, s.heads});
+    attention_avx512(qkv.data(), qkv_stride, s.tokens, s.d, s.heads, bias, fast.data(),
+                     out_stride);
+    const std::string what = ::testing::PrintToString(
+        std::vector<int>{s.tokens, s.d, s.heads, int(with_bias)});
     EXPECT_LE(nmse(fast, reference), kKernelNmse) << what;
     worst = std::max(worst, nmse(fast, reference));
     // The padding between rows is never written.
@@ -59,11 +66,34 @@ TEST(Attention, NmseCatchesSwappedHeads) {
   const AttentionShape s{20, 64, 2};
   std::vector<float> qkv = random_values(size_t(s.tokens * 3 * s.d), 3, 1.5f);
   std::vector<float> a(size_t(s.tokens * s.d)), b(a.size());
-  attention_reference(qkv.data(), 3 * s.d, s.tokens, s.d, s.heads, a.data(), s.d);
+  attention_reference(qkv.data(), 3 * s.d, s.tokens, s.d, s.heads, nullptr, a.data(), s.d);
   for (int r = 0; r < s.tokens; ++r)
     for (int c = 0; c < 32; ++c)
       std::swap(qkv[size_t(r * 3 * s.d + s.d + c)], qkv[size_t(r * 3 * s.d + s.d + 32 + c)]);
-  attention_reference(qkv.data(), 3 * s.d, s.tokens, s.d, s.heads, b.data(), s.d);
+  attention_reference(qkv.data(), 3 * s.d, s.tokens, s.d, s.heads, nullptr, b.data(), s.d);
+  EXPECT_GT(nmse(b, a), 1e-3);
+}
+
+// The bias is per (query, key) and per head: a bias transposed, or given to the other head,
+// changes the result.
+TEST(Attention, BiasIsPerQueryKeyAndHead) {
+  const AttentionShape s{20, 64, 2};
+  const std::vector<float> qkv = random_values(size_t(s.tokens * 3 * s.d), 5, 1.5f);
+  std::vector<float> bias = random_values(size_t(s.heads * s.tokens * s.tokens), 6, 2.0f);
+  std::vector<float> a(size_t(s.tokens * s.d)), b(a.size());
+  attention_reference(qkv.data(), 3 * s.d, s.tokens, s.d, s.heads, bias.data(), a.data(), s.d);
+  std::vector<float> transposed = bias;
+  for (int h = 0; h < s.heads; ++h)
+    for (int i = 0; i < s.tokens; ++i)
+      for (int j = 0; j < s.tokens; ++j)
+        transposed[size_t((h * s.tokens + i) * s.tokens + j)] =
+            bias[size_t((h * s.tokens + j) * s.tokens + i)];
+  attention_reference(qkv.data(), 3 * s.d, s.tokens, s.d, s.heads, transposed.data(), b.data(),
+                      s.d);
+  EXPECT_GT(nmse(b, a), 1e-3);
+  std::vector<float> swapped(bias.begin() + s.tokens * s.tokens, bias.end());
+  swapped.insert(swapped.end(), bias.begin(), bias.begin() + s.tokens * s.tokens);
+  attention_reference(qkv.data(), 3 * s.d, s.tokens, s.d, s.heads, swapped.data(), b.data(), s.d);
   EXPECT_GT(nmse(b, a), 1e-3);
 }
 
@@ -75,14 +105,23 @@ TEST(Attention, Avx512KernelOnUniformAndOneHotScores) {
   for (int j = 0; j < tokens; ++j)
     for (int c = 0; c < d; ++c) qkv[size_t(j * 3 * d + 2 * d + c)] = float(j + 1);  // V
   std::vector<float> out(size_t(tokens * d));
-  attention_avx512(qkv.data(), 3 * d, tokens, d, 1, out.data(), d);  // Q = K = 0: uniform
+  attention_avx512(qkv.data(), 3 * d, tokens, d, 1, nullptr, out.data(), d);  // Q = K = 0: uniform
   for (float v : out) EXPECT_NEAR(v, 2.0f, 1e-6f);
   for (int c = 0; c < d; ++c) {
     qkv[size_t(c)] = 10.0f;                  // query 0
     qkv[size_t(2 * 3 * d + d + c)] = 10.0f;  // key 2: score 400 / 4, the others 0
   }
-  attention_avx512(qkv.data(), 3 * d, tokens, d, 1, out.data(), d);
+  attention_avx512(qkv.data(), 3 * d, tokens, d, 1, nullptr, out.data(), d);
   EXPECT_NEAR(out[0], 3.0f, 1e-6f);
+  // With Q = K = 0, a bias of 100 on key 0 for query 1 alone makes query 1 read V_0.
+  std::fill(qkv.begin(), qkv.end(), 0.0f);
+  for (int j = 0; j < tokens; ++j)
+    for (int c = 0; c < d; ++c) qkv[size_t(j * 3 * d + 2 * d + c)] = float(j + 1);
+  std::vector<float> bias(size_t(tokens * tokens), 0.0f);
+  bias[size_t(1 * tokens + 0)] = 100.0f;
+  attention_avx512(qkv.data(), 3 * d, tokens, d, 1, bias.data(), out.data(), d);
+  EXPECT_NEAR(out[0], 2.0f, 1e-6f);       // query 0: uniform
+  EXPECT_NEAR(out[size_t(d)], 1.0f, 1e-6f);  // query 1: V_0
 }
 
 }  // namespace

@@ -118,6 +118,49 @@ TEST(Weights, FeatureGroupsComeFromMetadata) {
             "network");
 }
 
+// The attention-position variant is switched on by metadata: a file without the key (v1-v12)
+// has no biases, a "bias" file loads its [heads, 77, 77] tables, and an unknown variant, a
+// missing table or a variant on the searchless family is refused by name.
+TEST(Weights, AttentionPositionComesFromMetadata) {
+  const SafetensorsFile file =
+      SafetensorsFile::open(testing::data_path("tiny_house_bias.safetensors"));
+  const auto net = Network::load(file);
+  EXPECT_EQ(net->config().attention_position, AttentionPosition::Bias);
+  EXPECT_EQ(net->trunk().blocks[0].attention_bias.rows(), 2 * 77);
+  EXPECT_EQ(net->trunk().blocks[0].attention_bias.cols(), 77);
+  EXPECT_NE(net->description().find(" attention_bias "), std::string::npos);
+  const auto plain = Network::load_file(testing::data_path("tiny_house_features.safetensors"));
+  EXPECT_EQ(plain->config().attention_position, AttentionPosition::Absolute);
+  EXPECT_EQ(plain->trunk().blocks[0].attention_bias.size(), 0);
+
+  Valid v;
+  v.metadata = file.metadata();
+  for (const auto& [name, info] : file.tensors())
+    v.tensors[name] = {info.shape, file.read(name, info.shape)};
+  Valid unknown = v;
+  unknown.metadata["attention_position"] = "smolgen";
+  EXPECT_EQ(load_error(write_safetensors(unknown.tensors, unknown.metadata)),
+            "test.safetensors: attention_position 'smolgen' is not implemented by this engine "
+            "(known: bias)");
+  Valid missing = v;
+  missing.tensors.erase("layers.1.attn.bias");
+  EXPECT_EQ(load_error(write_safetensors(missing.tensors, missing.metadata)),
+            "test.safetensors: tensor 'layers.1.attn.bias' is missing");
+  Valid without_key = v;  // tables present but not asked for
+  without_key.metadata.erase("attention_position");
+  EXPECT_EQ(load_error(write_safetensors(without_key.tensors, without_key.metadata)),
+            "test.safetensors: unexpected tensor 'layers.0.attn.bias' for a house network");
+  Valid searchless;
+  const SafetensorsFile other =
+      SafetensorsFile::open(testing::data_path("tiny_searchless.safetensors"));
+  searchless.metadata = other.metadata();
+  for (const auto& [name, info] : other.tensors())
+    searchless.tensors[name] = {info.shape, other.read(name, info.shape)};
+  searchless.metadata["attention_position"] = "bias";
+  EXPECT_EQ(load_error(write_safetensors(searchless.tensors, searchless.metadata)),
+            "test.safetensors: attention_position is implemented for the house family only");
+}
+
 TEST(Weights, TruncatedAtEveryLengthIsAnError) {
   const auto bytes = read_bytes(testing::data_path("tiny_house_mirror_bf16.safetensors"));
   ASSERT_GT(bytes.size(), 1000u);

@@ -273,6 +273,49 @@ TEST(TimeManager, FortyMovesInAMinuteReachEachControlWithTimeLeft) {
   }
 }
 
+// Sudden death as lichess-bot plays it: its `Move Overhead` (the lag of the server and the
+// network) is kept back from every budget. For any clock, overhead and increment, the hard
+// limit never exceeds the clock less the overhead, and a game in which every move uses its
+// whole hard limit and loses the full overhead on top never runs out of time.
+TEST(TimeManager, SuddenDeathRespectsMoveOverhead) {
+  for (const int overhead : {0, 50, 300, 1000}) {
+    for (const int base : {1000, 10000, 60000, 180000}) {
+      for (const int increment : {0, 10, 100, 2000}) {
+        SCOPED_TRACE(::testing::Message() << "base " << base << " inc " << increment
+                                          << " overhead " << overhead);
+        int clock = base;
+        for (int move = 0; move < 300; ++move) {
+          TimeControl tc;
+          tc.wtime = clock;
+          tc.btime = base;
+          tc.winc = increment;
+          const TimeBudget budget = allocate_time(tc, Color::White, overhead);
+          ASSERT_TRUE(budget.soft && budget.hard);
+          ASSERT_LE(budget.soft->count(), budget.hard->count());
+          if (clock > overhead) {
+            ASSERT_LE(budget.hard->count(), clock - overhead);
+          }
+          if (clock <= 2 * overhead + 1) break;  // no engine can move in less than its lag
+          clock -= int(budget.hard->count()) + overhead;
+          ASSERT_GT(clock, 0) << "move " << move + 1;
+          clock += increment;
+        }
+      }
+    }
+  }
+}
+
+// The plan in sudden death: A / 20 + 3/4 of the increment (A = clock - Move Overhead).
+TEST(TimeManager, SuddenDeathPlansATwentiethOfTheClock) {
+  TimeControl tc;
+  tc.wtime = 10050;
+  tc.btime = 1;
+  tc.winc = 100;
+  const TimeBudget budget = allocate_time(tc, Color::White, 50);
+  EXPECT_EQ(budget.soft->count(), 575);   // 10000 / 20 + 75
+  EXPECT_EQ(budget.hard->count(), 2300);  // 4 x the plan, under 40% of A
+}
+
 TEST(Search, SearchmovesRestrictTheRoot) {
   const Game game(Position::start());
   nn::MaterialEvaluator evaluator;

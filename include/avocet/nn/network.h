@@ -15,6 +15,12 @@ namespace avocet::nn {
 
 enum class Family { Searchless, House };
 
+// How the house family's attention knows where tokens are (metadata "attention_position").
+// Absolute: learned position embeddings only (v1-v12; the key is absent). Bias: plus one
+// learned bias per layer and head on every (query, key) logit, added after the 1/sqrt(d_head)
+// scaling (tensors layers.{i}.attn.bias [heads, 77, 77]).
+enum class AttentionPosition { Absolute, Bias };
+
 struct NetworkConfig {
   Family family = Family::House;
   int d_model = 0, layers = 0, heads = 0, ffn_dim = 0, bins = 0;
@@ -23,6 +29,7 @@ struct NetworkConfig {
   // house: the feature groups used (indices into kSquareFeatureGroups / kMoveFeatureGroups
   // of chess/features.h), from the metadata keys "square_features" and "move_features".
   std::vector<int> square_groups, move_groups;
+  AttentionPosition attention_position = AttentionPosition::Absolute;
   std::string name;
 
   int vocabulary() const;

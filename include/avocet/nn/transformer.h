@@ -63,6 +63,9 @@ struct BlockWeights {
   LayerNormWeights mlp_norm;
   Linear gate_up;  // [2f, d]: W1 then W2
   Linear down;     // [d, f]: W3
+  // AttentionPosition::Bias: [heads * t, t], head h's (query, key) logit biases in rows
+  // h * t .. h * t + t - 1; empty otherwise.
+  Matrix attention_bias;
 };
 
 struct TrunkWeights {
