@@ -20,6 +20,10 @@ $py tools/reference_model.py --family house --d-model 16 --layers 2 --heads 2 --
   --bins 16 --head-dim 24 --mirror --square-features all --move-features all \
   --attention-position bias --seed 5 --out $d/tiny_house_bias.safetensors \
   --fens $d/parity_fens.txt --golden $d/tiny_house_bias.golden.json
+$py tools/reference_model.py --family house --d-model 16 --layers 2 --heads 2 --ffn-dim 32 \
+  --bins 16 --head-dim 24 --mirror --square-features all --move-features all \
+  --attention-position relative --seed 6 --out $d/tiny_house_relative.safetensors \
+  --fens $d/parity_fens.txt --golden $d/tiny_house_relative.golden.json
 $py tools/reference_model.py --family searchless --d-model 16 --layers 2 --heads 2 --ffn-dim 32 \
   --bins 32 --seed 3 --out $d/tiny_searchless.safetensors \
   --fens $d/parity_fens.txt --golden $d/tiny_searchless.golden.json

@@ -32,15 +32,35 @@ PROMOTION_INDEX = {"": 0, "n": 1, "b": 2, "r": 3, "q": 4}
 
 
 # How attention knows where tokens are (metadata "attention_position"; absent: "absolute").
-ATTENTION_POSITIONS = ("absolute", "bias")
+ATTENTION_POSITIONS = ("absolute", "bias", "relative")
+
+# The 64 square tokens (1 for a8 ... 64 for h1, chess_tokens.square_token) and, for each pair
+# of them, the index of (query minus key) in (rank, file) into a 15 x 15 table:
+# (delta_rank + 7) * 15 + delta_file + 7. A mirrored net sees the side to move as White, so
+# the deltas are in the side to move's orientation.
+FIRST_SQUARE_TOKEN = 1
+RELATIVE_OFFSETS = 15 * 15
+
+
+def relative_index():
+    square = torch.arange(64)
+    rank, file = 7 - square // 8, square % 8
+    return (rank[:, None] - rank[None, :] + 7) * 15 + (file[:, None] - file[None, :] + 7)
 
 
 class Block(nn.Module):
     """Pre-LayerNorm block: x += attn(ln1(x)); x += mlp(ln2(x)).
 
     attention_position "bias" adds a learned bias per head to every (query, key) logit after
-    the 1/sqrt(d_head) scaling: attn.bias [heads, tokens, tokens], zero at the start, so a
-    net warm-started from one without it computes the same."""
+    the 1/sqrt(d_head) scaling: attn.bias [heads, tokens, tokens].
+
+    "relative" adds, on top of that bias, Shaw et al.'s relative position terms between the 64
+    square tokens, as Chessformer uses them: per head, three tables A, B, C [225, d_head]
+    (attn.rel_q, attn.rel_k, attn.rel_v) indexed by r_ij = relative_index()[i, j], and
+        logit_ij = (q_i . k_j + q_i . A[r_ij] + k_j . B[r_ij]) / sqrt(d_head) + bias_ij,
+        out_i = sum_j p_ij (v_j + C[r_ij])     (the C term for square queries and keys only).
+    Every table starts at zero, so a net warm-started from one without them computes the
+    same."""
 
     def __init__(self, d, heads, ffn, attention_position="absolute", tokens=77):
         super().__init__()
@@ -49,8 +69,13 @@ class Block(nn.Module):
         self.attn = nn.Module()
         for name in ("q", "k", "v", "o"):
             self.attn.add_module(name, nn.Linear(d, d, bias=False))
-        if attention_position == "bias":
+        if attention_position in ("bias", "relative"):
             self.attn.bias = nn.Parameter(torch.zeros(heads, tokens, tokens))
+        if attention_position == "relative":
+            for name in ("rel_q", "rel_k", "rel_v"):
+                setattr(self.attn, name,
+                        nn.Parameter(torch.zeros(heads, RELATIVE_OFFSETS, d // heads)))
+            self.register_buffer("relative_index", relative_index(), persistent=False)
         self.ln2 = nn.LayerNorm(d, eps=1e-5)
         self.mlp = nn.Module()
         self.mlp.add_module("w1", nn.Linear(d, ffn, bias=False))
@@ -62,10 +87,31 @@ class Block(nn.Module):
         h = self.ln1(x)
         split = lambda y: y.view(b, t, self.heads, d // self.heads).transpose(1, 2)
         q, k, v = split(self.attn.q(h)), split(self.attn.k(h)), split(self.attn.v(h))
-        scores = q @ k.transpose(-1, -2) / math.sqrt(d // self.heads)
+        scores = q @ k.transpose(-1, -2)
+        relative = hasattr(self.attn, "rel_q")
+        squares = slice(FIRST_SQUARE_TOKEN, FIRST_SQUARE_TOKEN + 64)
+        if relative:
+            index = self.relative_index.expand(b, self.heads, 64, 64)
+            # q_i . A[r_ij]: each query against all 225 rows, then picked by r_ij; likewise
+            # k_j . B[r_ij], gathered along the key's rows (r_ij = index[i, j]).
+            qa = (q[:, :, squares] @ self.attn.rel_q.transpose(-1, -2)).gather(-1, index)
+            kb = (k[:, :, squares] @ self.attn.rel_k.transpose(-1, -2)).gather(
+                -1, index.transpose(-1, -2)).transpose(-1, -2)
+            scores = scores + F.pad(qa + kb, (squares.start, t - squares.stop,
+                                              squares.start, t - squares.stop))
+        scores = scores / math.sqrt(d // self.heads)
         if hasattr(self.attn, "bias"):
             scores = scores + self.attn.bias
-        attended = (scores.softmax(-1) @ v).transpose(1, 2).reshape(b, t, d)
+        p = scores.softmax(-1)
+        attended = p @ v
+        if relative:
+            # sum_j p_ij C[r_ij]: for a query, each key has its own r_ij, so p scattered into
+            # the 225 offsets then times C.
+            weights = torch.zeros(b, self.heads, 64, RELATIVE_OFFSETS, dtype=p.dtype,
+                                  device=p.device).scatter_add(-1, index, p[:, :, squares, squares])
+            attended = attended + F.pad(weights @ self.attn.rel_v,
+                                        (0, 0, squares.start, t - squares.stop))
+        attended = attended.transpose(1, 2).reshape(b, t, d)
         x = x + self.attn.o(attended)
         h = self.ln2(x)
         return x + self.mlp.w3(F.silu(self.mlp.w1(h)) * self.mlp.w2(h))
@@ -230,7 +276,7 @@ def randomise(model, seed):
         for name, p in model.named_parameters():
             if name.endswith("ln1.weight") or name.endswith("ln2.weight") or name == "ln_f.weight":
                 p.copy_(1 + 0.2 * torch.randn(p.shape, generator=generator))
-            elif name.endswith("attn.bias"):
+            elif name.endswith("attn.bias") or ".attn.rel_" in name:
                 # Biases of the size of the scores themselves, and asymmetric, so that a bias
                 # read transposed or given to another head changes every output.
                 p.copy_(torch.randn(p.shape, generator=generator))
@@ -313,7 +359,8 @@ def main():
     parser.add_argument("--move-features", default="",
                         help="comma-separated move feature groups, or 'all'")
     parser.add_argument("--attention-position", choices=ATTENTION_POSITIONS, default="absolute",
-                        help="house: learned biases on the attention logits ('bias')")
+                        help="house: learned biases on the attention logits ('bias'), and "
+                        "Shaw relative position terms between squares ('relative')")
     parser.add_argument("--avocet", default="build/avocet",
                         help="engine binary that computes the features for --golden")
     parser.add_argument("--bf16", action="store_true", help="export BF16 weights")

@@ -57,8 +57,9 @@ def parse_args(argv=None):
     parser.add_argument("--attention-position", choices=reference_model.ATTENTION_POSITIONS,
                         default="absolute",
                         help="'bias': a learned bias per layer and head on every (query, key) "
-                        "attention logit, zero at the start (so --init from a net without it "
-                        "starts from that net exactly)")
+                        "attention logit; 'relative': that bias plus Shaw relative position "
+                        "terms between the 64 squares (Chessformer). Both start at zero, so "
+                        "--init from a net without them starts from that net exactly")
     parser.add_argument("--init", help="warm-start from an exported net (safetensors): every "
                         "tensor it shares with this model is copied; feature embeddings it "
                         "lacks start at zero, so a v1 net seeds a featured one exactly")
@@ -155,18 +156,20 @@ def warm_start(model, path):
         state[name].copy_(value.float())
     fresh = [n for n in state if n not in tensors]
     for name in fresh:
-        if "features" not in name and not name.endswith("attn.bias"):
+        if "features" not in name and not name.endswith("attn.bias") and \
+                ".attn.rel_" not in name:
             sys.exit(f"--init {path}: it lacks '{name}', which is neither a feature embedding "
-                     "nor an attention bias")
+                     "nor an attention position table")
         state[name].zero_()
     print(f"warm start from {path} ({meta.get('name', '?')}): {len(tensors)} tensors copied, "
-          f"{len(fresh)} feature embeddings and attention biases at zero", flush=True)
+          f"{len(fresh)} feature embeddings and attention position tables at zero", flush=True)
 
 
 def make_optimizer(model, args):
     """AdamW; no weight decay on the token and position embeddings, norms and biases (the
     attention biases included)."""
-    decayed = lambda n, p: p.dim() >= 2 and "embed" not in n and not n.endswith("attn.bias")
+    decayed = lambda n, p: p.dim() >= 2 and "embed" not in n and not n.endswith("attn.bias") \
+        and ".attn.rel_" not in n
     params = list(model.named_parameters())
     return torch.optim.AdamW(
         [{"params": [p for n, p in params if decayed(n, p)], "weight_decay": args.weight_decay},

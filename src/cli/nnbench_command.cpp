@@ -162,6 +162,7 @@ nn::NetworkConfig config(nn::Family family, int d, int layers, bool features = f
   }
   c.attention_position = position;
   if (position == nn::AttentionPosition::Bias) c.name += "-bias";
+  if (position == nn::AttentionPosition::Relative) c.name += "-relative";
   return c;
 }
 
@@ -249,11 +250,11 @@ int nnbench_command(const Args& args, const Streams& io) {
     for (const auto& [d, layers] : {std::pair{128, 4}, {128, 8}, {256, 4}, {256, 8}}) {
       makers.push_back(random(config(nn::Family::House, d, layers)));
       if (d == 128 && layers == 4) {
-        // The cost of the feature groups against the line above, and of the attention bias
-        // against the featured net (v12's shape).
+        // The cost of the feature groups against the line above, and of each attention
+        // position variant against the featured net (v12's shape).
         makers.push_back(random(config(nn::Family::House, d, layers, true)));
-        makers.push_back(random(
-            config(nn::Family::House, d, layers, true, nn::AttentionPosition::Bias)));
+        for (const auto position : {nn::AttentionPosition::Bias, nn::AttentionPosition::Relative})
+          makers.push_back(random(config(nn::Family::House, d, layers, true, position)));
       }
     }
     makers.push_back(random(config(nn::Family::Searchless, 256, 8)));
@@ -264,7 +265,7 @@ int nnbench_command(const Args& args, const Streams& io) {
   for (const Sample& s : samples) moves += double(s.moves.size());
   fmt::print(io.out, "{} positions, {:.1f} legal moves on average\n", samples.size(),
              moves / double(samples.size()));
-  fmt::print(io.out, "{:<27} {:>9} {:>7} {:>10} {:>9} {:>9} {:>10} {:>6}\n", "network", "precision",
+  fmt::print(io.out, "{:<31} {:>9} {:>7} {:>10} {:>9} {:>9} {:>10} {:>6}\n", "network", "precision",
              "threads", "pos/s", "ms/pos", "GFLOP/s", "GEMM GF/s", "eff");
   io.out.flush();  // each entry takes 2 x --seconds: show what is coming at once
   Progress progress(io.err, io.err_is_terminal,
@@ -285,7 +286,7 @@ int nnbench_command(const Args& args, const Streams& io) {
         const double ms = 1000.0 / r.positions_per_second;
         progress.print_line(
             io.out,
-            fmt::format("{:<27} {:>9} {:>7} {:>10.1f} {:>9.3f} {:>9.1f} {:>10.1f} {:>5.0f}%",
+            fmt::format("{:<31} {:>9} {:>7} {:>10.1f} {:>9.3f} {:>9.1f} {:>10.1f} {:>5.0f}%",
                         c.name, precision_label(*net), threads, r.positions_per_second,
                         ms * threads, r.gflops, gemm, 100.0 * r.gflops / gemm));
         progress.update(++entries_done);

@@ -30,23 +30,54 @@ void softmax_rows(Eigen::Ref<Matrix> s) {
 }  // namespace
 
 void attention_reference(const float* qkv, int qkv_stride, int tokens, int d, int heads,
-                         const float* bias, float* out, int out_stride) {
+                         const AttentionTerms& terms, float* out, int out_stride) {
   using ConstRows = Eigen::Map<const Matrix, 0, Eigen::OuterStride<>>;
   using Rows = Eigen::Map<Matrix, 0, Eigen::OuterStride<>>;
   const ConstRows all(qkv, tokens, 3 * d, Eigen::OuterStride<>(qkv_stride));
   Rows result(out, tokens, d, Eigen::OuterStride<>(out_stride));
   const int head_size = d / heads;
   const float score_scale = 1.0f / std::sqrt(float(head_size));
-  thread_local Matrix scores;
+  thread_local Matrix scores, query_offsets, key_offsets, offset_weights;
   scores.resize(tokens, tokens);
+  assert(!terms.relative() || tokens >= kFirstSquareToken + 64);
+  const size_t table_size = size_t(kRelativeOffsets) * size_t(head_size);
   for (int h = 0; h < heads; ++h) {
     const auto q = all.block(0, h * head_size, tokens, head_size);
     const auto k = all.block(0, d + h * head_size, tokens, head_size);
     const auto v = all.block(0, 2 * d + h * head_size, tokens, head_size);
-    scores.noalias() = (q * k.transpose()) * score_scale;
-    if (bias) scores += Eigen::Map<const Matrix>(bias + size_t(h) * tokens * tokens, tokens, tokens);
+    scores.noalias() = q * k.transpose();
+    if (terms.relative()) {
+      using Table = Eigen::Map<const Matrix>;
+      const Table a(terms.relative_q + h * table_size, kRelativeOffsets, head_size);
+      const Table b(terms.relative_k + h * table_size, kRelativeOffsets, head_size);
+      // q_i . A[r] and k_j . B[r] for every square and all 225 offsets, then picked by r_ij.
+      query_offsets.noalias() = q.middleRows(kFirstSquareToken, 64) * a.transpose();
+      key_offsets.noalias() = k.middleRows(kFirstSquareToken, 64) * b.transpose();
+      for (int i = 0; i < 64; ++i)
+        for (int j = 0; j < 64; ++j) {
+          const int r = kRelativeIndex[size_t(i * 64 + j)];
+          scores(kFirstSquareToken + i, kFirstSquareToken + j) +=
+              query_offsets(i, r) + key_offsets(j, r);
+        }
+    }
+    scores *= score_scale;
+    if (terms.bias)
+      scores += Eigen::Map<const Matrix>(terms.bias + size_t(h) * tokens * tokens, tokens, tokens);
     softmax_rows(scores);
-    result.block(0, h * head_size, tokens, head_size).noalias() = scores * v;
+    auto head_out = result.block(0, h * head_size, tokens, head_size);
+    head_out.noalias() = scores * v;
+    if (terms.relative()) {
+      // sum_j p_ij C[r_ij]: each key of a query has its own offset, so the weights are laid
+      // out by offset and multiplied by C once.
+      offset_weights.setZero(64, kRelativeOffsets);
+      for (int i = 0; i < 64; ++i)
+        for (int j = 0; j < 64; ++j)
+          offset_weights(i, kRelativeIndex[size_t(i * 64 + j)]) =
+              scores(kFirstSquareToken + i, kFirstSquareToken + j);
+      head_out.middleRows(kFirstSquareToken, 64).noalias() +=
+          offset_weights *
+          Eigen::Map<const Matrix>(terms.relative_v + h * table_size, kRelativeOffsets, head_size);
+    }
   }
 }
 
@@ -244,9 +275,10 @@ static_assert(std::size(kHeadKernels) * 16 == kMaxAvx512Tokens);
 #endif  // AVOCET_X86
 
 void attention_avx512(const float* qkv, int qkv_stride, int tokens, int d, int heads,
-                      const float* bias, float* out, int out_stride) {
+                      const AttentionTerms& terms, float* out, int out_stride) {
   const int head_size = d / heads;
-  assert(attention_avx512_supported(tokens));
+  assert(attention_avx512_supported(tokens) && !terms.relative());
+  const float* bias = terms.bias;
 #ifdef AVOCET_X86
   const int blocks = (tokens + 15) / 16;
   thread_local std::vector<float> keys, queries, weights;
@@ -258,7 +290,7 @@ void attention_avx512(const float* qkv, int qkv_stride, int tokens, int d, int h
                              bias ? bias + size_t(h) * size_t(tokens) * size_t(tokens) : nullptr,
                              out, out_stride, keys.data(), queries.data(), weights.data());
 #else
-  (void)qkv, (void)qkv_stride, (void)d, (void)bias, (void)out, (void)out_stride;
+  (void)qkv, (void)qkv_stride, (void)d, (void)bias, (void)out, (void)out_stride, (void)head_size;
   std::abort();  // unreachable: attention_avx512_supported is false off x86
 #endif
 }

@@ -12,6 +12,7 @@
 
 #include "avocet/chess/features.h"
 #include "avocet/nn/action_table.h"
+#include "avocet/nn/attention.h"
 #include "avocet/nn/tokenizer.h"
 
 namespace avocet::nn {
@@ -103,11 +104,14 @@ NetworkConfig read_config(const SafetensorsFile& file) {
     if (c.family != Family::House)
       throw WeightsError(fmt::format(
           "{}: attention_position is implemented for the house family only", file.label()));
-    if (position->second != "bias")
+    if (position->second == "bias")
+      c.attention_position = AttentionPosition::Bias;
+    else if (position->second == "relative")
+      c.attention_position = AttentionPosition::Relative;
+    else
       throw WeightsError(fmt::format(
-          "{}: attention_position '{}' is not implemented by this engine (known: bias)",
+          "{}: attention_position '{}' is not implemented by this engine (known: bias, relative)",
           file.label(), position->second));
-    c.attention_position = AttentionPosition::Bias;
   }
   c.square_groups = read_groups(file, "square_features", kSquareFeatureGroups);
   c.move_groups = read_groups(file, "move_features", kMoveFeatureGroups);
@@ -173,10 +177,21 @@ void fill_weights(const NetworkConfig& c, Read read, TrunkWeights& trunk, HouseH
     b.gate_up.weight.resize(2 * f, d);
     b.gate_up.weight << matrix(p + "mlp.w1.weight", f, d), matrix(p + "mlp.w2.weight", f, d);
     b.down.weight = matrix(p + "mlp.w3.weight", d, f);
-    if (c.attention_position == AttentionPosition::Bias) {
+    if (c.attention_position != AttentionPosition::Absolute) {
       const int t = c.sequence_length();
-      b.attention_bias = to_matrix(read(p + "attn.bias", std::vector<int64_t>{c.heads, t, t}),
-                                   c.heads * t, t);
+      b.attention_bias =
+          to_matrix(read(p + "attn.bias", std::vector<int64_t>{c.heads, t, t}), c.heads * t, t);
+    }
+    if (c.attention_position == AttentionPosition::Relative) {
+      const int head_size = d / c.heads;
+      auto table = [&](const char* name) {
+        return to_matrix(
+            read(p + "attn." + name, std::vector<int64_t>{c.heads, kRelativeOffsets, head_size}),
+            c.heads * kRelativeOffsets, head_size);
+      };
+      b.relative_q = table("rel_q");
+      b.relative_k = table("rel_k");
+      b.relative_v = table("rel_v");
     }
     trunk.blocks.push_back(std::move(b));
   }
@@ -290,8 +305,11 @@ std::shared_ptr<const Network> Network::random(const NetworkConfig& config, uint
 double Network::flops(int moves) const {
   const NetworkConfig& c = config_;
   const double d = c.d_model, f = c.ffn_dim, t = c.sequence_length();
-  const double bias = c.attention_position == AttentionPosition::Bias ? t * t * c.heads : 0;
-  const double per_layer = 2 * t * d * 3 * d + 2 * 2 * t * t * d + bias + 2 * t * d * d +
+  const double bias = c.attention_position != AttentionPosition::Absolute ? t * t * c.heads : 0;
+  // Relative: q . A and k . B against all 225 offsets, and the offset weights times C.
+  const double relative =
+      c.attention_position == AttentionPosition::Relative ? 3 * 2 * 64 * kRelativeOffsets * d : 0;
+  const double per_layer = 2 * t * d * 3 * d + 2 * 2 * t * t * d + bias + relative + 2 * t * d * d +
                            2 * t * d * 2 * f + 2 * t * f * d;
   const double trunk = c.layers * per_layer;
   if (c.family == Family::Searchless) return moves * (trunk + 2 * d * c.bins);
@@ -307,8 +325,10 @@ std::string Network::description() const {
   std::string features;
   if (!c.square_groups.empty() || !c.move_groups.empty())
     features = fmt::format(" features {}+{}", c.square_groups.size(), c.move_groups.size());
-  const char* position =
-      c.attention_position == AttentionPosition::Bias ? " attention_bias" : "";
+  const char* position = c.attention_position == AttentionPosition::Bias ? " attention_bias"
+                         : c.attention_position == AttentionPosition::Relative
+                             ? " relative_position"
+                             : "";
   return fmt::format("{} ({} d={} L={} heads={} ffn={} bins={}{}{}{} {}) hash {:016x}", c.name,
                      c.family == Family::House ? "house" : "searchless", c.d_model, c.layers,
                      c.heads, c.ffn_dim, c.bins, c.mirror ? " mirror" : "", position, features,

@@ -91,16 +91,24 @@ void run_blocks(const TrunkWeights& w, int batch, TrunkWorkspace& ws) {
   auto hidden = ws.hidden.topRows(rows);
 
   // fp32 is the reference arithmetic and runs the reference attention (Eigen); the reduced
-  // precisions, which already trade exactness for speed, take the AVX-512 kernel where it runs.
-  const auto attend = w.precision != Precision::Fp32 && attention_avx512_supported(t)
+  // precisions, which already trade exactness for speed, take the AVX-512 kernel where it runs
+  // (not for relative positions, which only the reference computes).
+  const auto attend = w.precision != Precision::Fp32 && attention_avx512_supported(t) &&
+                              (w.blocks.empty() || w.blocks.front().relative_q.size() == 0)
                           ? &attention_avx512
                           : &attention_reference;
   for (const BlockWeights& block : w.blocks) {
     layer_norm(x, block.attention_norm, normed);
     apply(block.qkv, normed, qkv, false);
-    const float* bias = block.attention_bias.size() ? block.attention_bias.data() : nullptr;
+    AttentionTerms terms;
+    if (block.attention_bias.size()) terms.bias = block.attention_bias.data();
+    if (block.relative_q.size()) {
+      terms.relative_q = block.relative_q.data();
+      terms.relative_k = block.relative_k.data();
+      terms.relative_v = block.relative_v.data();
+    }
     for (int b = 0; b < batch; ++b)
-      attend(qkv.row(b * t).data(), int(qkv.outerStride()), t, d, w.heads, bias,
+      attend(qkv.row(b * t).data(), int(qkv.outerStride()), t, d, w.heads, terms,
              attention.row(b * t).data(), int(attention.outerStride()));
     apply(block.out, attention, x, true);
 

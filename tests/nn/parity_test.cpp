@@ -68,13 +68,14 @@ TEST(Parity, HouseFamily) { check_parity("tiny_house"); }
 TEST(Parity, HouseFamilyMirroredBf16) { check_parity("tiny_house_mirror_bf16"); }
 TEST(Parity, HouseFamilyWithEveryFeatureGroup) { check_parity("tiny_house_features"); }
 TEST(Parity, HouseFamilyWithAttentionBias) { check_parity("tiny_house_bias"); }
+TEST(Parity, HouseFamilyWithRelativePositions) { check_parity("tiny_house_relative"); }
 TEST(Parity, SearchlessFamily) { check_parity("tiny_searchless"); }
 
 // The bf16 trunk against the same fp32 PyTorch goldens, within the bf16 tolerances above.
 TEST(Parity, HouseFamilyInBf16) {
   if (!precision_supported(Precision::Bf16)) GTEST_SKIP() << "no AVX-512 BF16 on this CPU";
-  for (const char* model :
-       {"tiny_house", "tiny_house_mirror_bf16", "tiny_house_features", "tiny_house_bias"})
+  for (const char* model : {"tiny_house", "tiny_house_mirror_bf16", "tiny_house_features",
+                            "tiny_house_bias", "tiny_house_relative"})
     check_parity(model, Precision::Bf16, kBf16LogProbabilityTolerance, kBf16WinTolerance);
 }
 TEST(Parity, SearchlessFamilyInBf16) {

@@ -141,7 +141,7 @@ TEST(Weights, AttentionPositionComesFromMetadata) {
   unknown.metadata["attention_position"] = "smolgen";
   EXPECT_EQ(load_error(write_safetensors(unknown.tensors, unknown.metadata)),
             "test.safetensors: attention_position 'smolgen' is not implemented by this engine "
-            "(known: bias)");
+            "(known: bias, relative)");
   Valid missing = v;
   missing.tensors.erase("layers.1.attn.bias");
   EXPECT_EQ(load_error(write_safetensors(missing.tensors, missing.metadata)),
@@ -159,6 +159,31 @@ TEST(Weights, AttentionPositionComesFromMetadata) {
   searchless.metadata["attention_position"] = "bias";
   EXPECT_EQ(load_error(write_safetensors(searchless.tensors, searchless.metadata)),
             "test.safetensors: attention_position is implemented for the house family only");
+}
+
+TEST(Weights, RelativePositionTablesComeFromMetadata) {
+  const SafetensorsFile file =
+      SafetensorsFile::open(testing::data_path("tiny_house_relative.safetensors"));
+  const auto net = Network::load(file);
+  EXPECT_EQ(net->config().attention_position, AttentionPosition::Relative);
+  EXPECT_EQ(net->trunk().blocks[1].relative_v.rows(), 2 * 225);
+  EXPECT_EQ(net->trunk().blocks[1].relative_v.cols(), 8);
+  EXPECT_EQ(net->trunk().blocks[1].attention_bias.rows(), 2 * 77);
+  EXPECT_NE(net->description().find(" relative_position "), std::string::npos);
+  Valid v;
+  v.metadata = file.metadata();
+  for (const auto& [name, info] : file.tensors())
+    v.tensors[name] = {info.shape, file.read(name, info.shape)};
+  Valid missing = v;
+  missing.tensors.erase("layers.0.attn.rel_k");
+  EXPECT_EQ(load_error(write_safetensors(missing.tensors, missing.metadata)),
+            "test.safetensors: tensor 'layers.0.attn.rel_k' is missing");
+  Valid expanded = v;  // a table expanded to 64 x 64 pairs is not the compact one
+  expanded.tensors["layers.0.attn.rel_q"].shape = {2, 4096, 8};
+  expanded.tensors["layers.0.attn.rel_q"].values.resize(2 * 4096 * 8);
+  EXPECT_EQ(load_error(write_safetensors(expanded.tensors, expanded.metadata)),
+            "test.safetensors: tensor 'layers.0.attn.rel_q' has shape [2, 4096, 8], expected "
+            "[2, 225, 8]");
 }
 
 TEST(Weights, TruncatedAtEveryLengthIsAnError) {

@@ -281,8 +281,8 @@ TEST(TimeManager, SuddenDeathRespectsMoveOverhead) {
   for (const int overhead : {0, 50, 300, 1000}) {
     for (const int base : {1000, 10000, 60000, 180000}) {
       for (const int increment : {0, 10, 100, 2000}) {
-        SCOPED_TRACE(::testing::Message() << "base " << base << " inc " << increment
-                                          << " overhead " << overhead);
+        SCOPED_TRACE(::testing::Message()
+                     << "base " << base << " inc " << increment << " overhead " << overhead);
         int clock = base;
         for (int move = 0; move < 300; ++move) {
           TimeControl tc;

@@ -18,8 +18,10 @@ enum class Family { Searchless, House };
 // How the house family's attention knows where tokens are (metadata "attention_position").
 // Absolute: learned position embeddings only (v1-v12; the key is absent). Bias: plus one
 // learned bias per layer and head on every (query, key) logit, added after the 1/sqrt(d_head)
-// scaling (tensors layers.{i}.attn.bias [heads, 77, 77]).
-enum class AttentionPosition { Absolute, Bias };
+// scaling (tensors layers.{i}.attn.bias [heads, 77, 77]). Relative: that bias plus Shaw
+// relative position terms between the 64 squares (layers.{i}.attn.rel_q, rel_k and rel_v
+// [heads, 225, d_head]; nn/attention.h gives the arithmetic), as Chessformer uses them.
+enum class AttentionPosition { Absolute, Bias, Relative };
 
 struct NetworkConfig {
   Family family = Family::House;

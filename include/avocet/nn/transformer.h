@@ -63,9 +63,12 @@ struct BlockWeights {
   LayerNormWeights mlp_norm;
   Linear gate_up;  // [2f, d]: W1 then W2
   Linear down;     // [d, f]: W3
-  // AttentionPosition::Bias: [heads * t, t], head h's (query, key) logit biases in rows
-  // h * t .. h * t + t - 1; empty otherwise.
+  // AttentionPosition::Bias and Relative: [heads * t, t], head h's (query, key) logit biases
+  // in rows h * t .. h * t + t - 1; empty otherwise.
   Matrix attention_bias;
+  // AttentionPosition::Relative: tables A, B, C of nn/attention.h, [heads * 225, d / heads]
+  // each (head h in rows h * 225 ..); empty otherwise.
+  Matrix relative_q, relative_k, relative_v;
 };
 
 struct TrunkWeights {
