@@ -60,6 +60,9 @@ def parse_args(argv=None):
                         "attention logit; 'relative': that bias plus Shaw relative position "
                         "terms between the 64 squares (Chessformer). Both start at zero, so "
                         "--init from a net without them starts from that net exactly")
+    parser.add_argument("--position-lr", type=float,
+                        help="peak learning rate of the attention position tables (default: "
+                        "--lr); tables that start at zero under a warm-started net need more")
     parser.add_argument("--init", help="warm-start from an exported net (safetensors): every "
                         "tensor it shares with this model is copied; feature embeddings it "
                         "lacks start at zero, so a v1 net seeds a featured one exactly")
@@ -156,8 +159,7 @@ def warm_start(model, path):
         state[name].copy_(value.float())
     fresh = [n for n in state if n not in tensors]
     for name in fresh:
-        if "features" not in name and not name.endswith("attn.bias") and \
-                ".attn.rel_" not in name:
+        if "features" not in name and not is_position_table(name):
             sys.exit(f"--init {path}: it lacks '{name}', which is neither a feature embedding "
                      "nor an attention position table")
         state[name].zero_()
@@ -165,16 +167,26 @@ def warm_start(model, path):
           f"{len(fresh)} feature embeddings and attention position tables at zero", flush=True)
 
 
+def is_position_table(name):
+    """The attention position tables (--attention-position): the bias and Shaw's A, B, C."""
+    return name.endswith("attn.bias") or ".attn.rel_" in name
+
+
 def make_optimizer(model, args):
-    """AdamW; no weight decay on the token and position embeddings, norms and biases (the
-    attention biases included)."""
-    decayed = lambda n, p: p.dim() >= 2 and "embed" not in n and not n.endswith("attn.bias") \
-        and ".attn.rel_" not in n
-    params = list(model.named_parameters())
-    return torch.optim.AdamW(
-        [{"params": [p for n, p in params if decayed(n, p)], "weight_decay": args.weight_decay},
-         {"params": [p for n, p in params if not decayed(n, p)], "weight_decay": 0.0}],
-        lr=args.lr)
+    """AdamW; no weight decay on the token and position embeddings, norms and biases. The
+    attention position tables form their own group, without decay, at --position-lr times
+    the schedule (each group's "scale")."""
+    decayed = lambda n, p: p.dim() >= 2 and "embed" not in n
+    params = [(n, p) for n, p in model.named_parameters() if not is_position_table(n)]
+    tables = [p for n, p in model.named_parameters() if is_position_table(n)]
+    groups = [{"params": [p for n, p in params if decayed(n, p)],
+               "weight_decay": args.weight_decay, "scale": 1.0},
+              {"params": [p for n, p in params if not decayed(n, p)], "weight_decay": 0.0,
+               "scale": 1.0}]
+    if tables:
+        groups.append({"params": tables, "weight_decay": 0.0,
+                       "scale": (args.position_lr or args.lr) / args.lr})
+    return torch.optim.AdamW(groups, lr=args.lr)
 
 
 # ---- checkpoints ------------------------------------------------------------------------
@@ -222,7 +234,7 @@ def train(model, trained, optimizer, data, args, step, rank, world, device):
 
     while step < args.steps and (deadline is None or time.time() < deadline):
         for group in optimizer.param_groups:
-            group["lr"] = learning_rate(step, progress(), args)
+            group["lr"] = learning_rate(step, progress(), args) * group.get("scale", 1.0)
         rows = data.train_rows[rng.integers(0, len(data.train_rows), args.batch)]
         *inputs, wins, _ = data.batches.make(rows)
         with torch.autocast(device.type, dtype=torch.bfloat16, enabled=args.bf16):
