@@ -6,7 +6,6 @@
 
 #include "avocet/chess/exchange.h"
 #include "avocet/chess/movegen.h"
-#include "avocet/search/time_manager.h"
 #include "avocet/syzygy/tablebase.h"
 
 namespace avocet::search {
@@ -32,12 +31,12 @@ int tablebase_plies(float value) {
   return value > 0.5f ? plies : -plies;
 }
 
-std::optional<std::chrono::steady_clock::time_point> SearchControl::deadline() const {
-  const int64_t deadline = deadline_ns.load(std::memory_order_relaxed);
-  if (deadline == 0) return std::nullopt;
-  return std::chrono::steady_clock::time_point(
-      std::chrono::duration_cast<std::chrono::steady_clock::duration>(
-          std::chrono::nanoseconds(deadline)));
+double soft_time_factor(bool best_move_changed, float value_drop, int iterations_unchanged,
+                        float margin) {
+  if (best_move_changed) return 1.8;
+  if (value_drop >= 0.04f) return 1.4;
+  if (iterations_unchanged >= 3 && margin >= 0.1f) return 0.6;
+  return 1.0;
 }
 
 bool SearchControl::should_stop() const {
@@ -355,13 +354,7 @@ IterationReport Searcher::run(const Game& game, const Limits& limits,
     if (on_iteration && iterations > 0) on_iteration(report);  // 0: the caller reports
   };
   const auto search_start = std::chrono::steady_clock::now();
-  const auto clock_start = limits.start.value_or(search_start);
-  const auto seconds_since = [](std::chrono::steady_clock::time_point t) {
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
-  };
   int iterations_unchanged = 0;
-  double iteration_began = seconds_since(clock_start);
-  std::optional<double> previous_iteration;
   for (int depth = 1; depth <= 64; ++depth, theta_ *= params_.threshold_factor) {
     seldepth_ = 0;
     std::vector<RootLine> current = lines;
@@ -387,24 +380,15 @@ IterationReport Searcher::run(const Game& game, const Limits& limits,
         !is_tablebase_value(lines.front().value) && lines.front().value > 0.5f &&
         mate_in_moves(lines.front().value) <= *limits.mate)
       break;
-    const double elapsed = seconds_since(clock_start);
-    const double last_iteration = elapsed - iteration_began;
     if (limits.soft_deadline && !control_.pondering) {
+      const auto start = limits.start.value_or(search_start);
       const float margin = lines.size() > 1 ? lines[0].value - lines[1].value : 1.0f;
-      const double planned =
-          std::chrono::duration<double>(*limits.soft_deadline - clock_start).count() *
-          soft_time_factor(depth > 1 && best_move_changed, depth > 1 ? value_drop : 0.0f,
-                           iterations_unchanged, margin);
-      std::optional<double> hard;
-      if (const auto deadline = control_.deadline())
-        hard = std::chrono::duration<double>(*deadline - clock_start).count();
-      if (!start_next_iteration(elapsed,
-                                predicted_iteration_seconds(last_iteration, previous_iteration),
-                                planned, hard))
-        break;
+      const std::chrono::duration<double> budget =
+          (*limits.soft_deadline - start) * soft_time_factor(depth > 1 && best_move_changed,
+                                                             depth > 1 ? value_drop : 0.0f,
+                                                             iterations_unchanged, margin);
+      if (std::chrono::steady_clock::now() - start >= budget) break;
     }
-    previous_iteration = last_iteration;
-    iteration_began = elapsed;
     if (control_.should_stop()) break;
   }
   return report;

@@ -305,15 +305,16 @@ TEST(TimeManager, SuddenDeathRespectsMoveOverhead) {
   }
 }
 
-// The plan in sudden death: A / 20 + 3/4 of the increment (A = clock - Move Overhead).
-TEST(TimeManager, SuddenDeathPlansATwentiethOfTheClock) {
+// Sudden death: an optimum of A / 30 + 3/4 of the increment (A = clock - Move Overhead), no
+// new iteration after 0.6 of it, and at most 4 times it.
+TEST(TimeManager, SuddenDeathBudgetsAThirtiethOfTheClock) {
   TimeControl tc;
   tc.wtime = 10050;
   tc.btime = 1;
   tc.winc = 100;
   const TimeBudget budget = allocate_time(tc, Color::White, 50);
-  EXPECT_EQ(budget.soft->count(), 575);   // 10000 / 20 + 75
-  EXPECT_EQ(budget.hard->count(), 2300);  // 4 x the plan, under 40% of A
+  EXPECT_EQ(budget.soft->count(), 244);   // 0.6 x (10000 / 30 + 75), rounded down
+  EXPECT_EQ(budget.hard->count(), 1633);  // 4 x the optimum, under 40% of A
 }
 
 TEST(Search, SearchmovesRestrictTheRoot) {

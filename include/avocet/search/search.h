@@ -108,8 +108,6 @@ struct SearchControl {
     deadline_ns =
         std::chrono::duration_cast<std::chrono::nanoseconds>(t.time_since_epoch()).count();
   }
-  // The hard deadline, if one is armed.
-  std::optional<std::chrono::steady_clock::time_point> deadline() const;
   bool should_stop() const;
 };
 
@@ -117,12 +115,19 @@ struct Limits {
   std::optional<int> depth;       // iterations
   std::optional<int> mate;        // stop once a mate in <= N moves is found
   std::vector<Move> searchmoves;  // restrict the root to these
-  // The plan: soft_deadline - start (start: when the clock began to run for this move; the
-  // search's own start if unset), stretched or shortened after each iteration by
-  // soft_time_factor. An iteration starts only if start_next_iteration allows it.
+  // No new iteration after the soft deadline, itself stretched or shortened after each
+  // iteration by soft_time_factor: the budget is soft_deadline - start (start: when the clock
+  // began to run for this move; the search's own start if unset).
   std::optional<std::chrono::steady_clock::time_point> soft_deadline;
   std::optional<std::chrono::steady_clock::time_point> start;
 };
+
+// The share of the soft time budget to spend, judged after each iteration: more when the
+// iteration changed the best move (1.8) or lowered its value by 0.04 or more (1.4), less when
+// the same move has been best for the last three iterations by a margin of 0.1 or more (0.6),
+// else 1. The hard deadline still bounds every search.
+double soft_time_factor(bool best_move_changed, float value_drop, int iterations_unchanged,
+                        float margin);
 
 struct RootLine {
   Move move;
