@@ -2,6 +2,7 @@
 
 #include <array>
 #include <cstddef>
+#include <iterator>
 #include <mutex>
 #include <span>
 
@@ -13,11 +14,20 @@ extern "C" const std::byte avocet_embedded_net_end[];
 
 namespace avocet::nn {
 
+static_assert(
+    [] {
+      for (const Precision p : kPrecisions)
+        if (std::size_t(p) >= std::size(kPrecisions)) return false;
+      return true;
+    }(),
+    "default_network indexes its copies by Precision's value");
+
 std::shared_ptr<const Network> default_network(Precision precision) {
 #ifdef AVOCET_EMBEDDED_NET
-  // One copy per precision (Auto is resolved first, so it shares its copy).
+  // One copy per precision (Auto is resolved first, so it shares its copy), indexed by the
+  // enum's value: one slot for each entry of kPrecisions.
   static std::mutex mutex;
-  static std::array<std::shared_ptr<const Network>, 3> networks;
+  static std::array<std::shared_ptr<const Network>, std::size(kPrecisions)> networks;
   precision = resolve(precision);
   const std::lock_guard lock(mutex);
   std::shared_ptr<const Network>& network = networks[size_t(precision)];
