@@ -54,13 +54,17 @@ struct Valid {
   std::map<std::string, std::string> metadata;
 };
 
-Valid valid_house() {
-  const SafetensorsFile file = SafetensorsFile::open(testing::data_path("tiny_house.safetensors"));
+// Every tensor and the metadata of `file`.
+Valid contents_of(const SafetensorsFile& file) {
   Valid v;
   v.metadata = file.metadata();
   for (const auto& [name, info] : file.tensors())
     v.tensors[name] = {info.shape, file.read(name, info.shape)};
   return v;
+}
+
+Valid valid_house() {
+  return contents_of(SafetensorsFile::open(testing::data_path("tiny_house.safetensors")));
 }
 
 std::string load_error(const std::vector<std::byte>& bytes) {
@@ -88,10 +92,7 @@ TEST(Weights, FeatureGroupsComeFromMetadata) {
   EXPECT_EQ(net->house_head().move_features.size(), 8u);
   EXPECT_EQ(net->square_features()[0].rows(), 16);
 
-  Valid v;
-  v.metadata = file.metadata();
-  for (const auto& [name, info] : file.tensors())
-    v.tensors[name] = {info.shape, file.read(name, info.shape)};
+  Valid v = contents_of(file);
   Valid unknown = v;
   unknown.metadata["move_features"] = "pieces,see,check,threat,mate,allows_mate,fork";
   EXPECT_EQ(load_error(write_safetensors(unknown.tensors, unknown.metadata)),
@@ -133,10 +134,7 @@ TEST(Weights, AttentionPositionComesFromMetadata) {
   EXPECT_EQ(plain->config().attention_position, AttentionPosition::Absolute);
   EXPECT_EQ(plain->trunk().blocks[0].attention_bias.size(), 0);
 
-  Valid v;
-  v.metadata = file.metadata();
-  for (const auto& [name, info] : file.tensors())
-    v.tensors[name] = {info.shape, file.read(name, info.shape)};
+  Valid v = contents_of(file);
   Valid unknown = v;
   unknown.metadata["attention_position"] = "smolgen";
   EXPECT_EQ(load_error(write_safetensors(unknown.tensors, unknown.metadata)),
@@ -150,12 +148,8 @@ TEST(Weights, AttentionPositionComesFromMetadata) {
   without_key.metadata.erase("attention_position");
   EXPECT_EQ(load_error(write_safetensors(without_key.tensors, without_key.metadata)),
             "test.safetensors: unexpected tensor 'layers.0.attn.bias' for a house network");
-  Valid searchless;
-  const SafetensorsFile other =
-      SafetensorsFile::open(testing::data_path("tiny_searchless.safetensors"));
-  searchless.metadata = other.metadata();
-  for (const auto& [name, info] : other.tensors())
-    searchless.tensors[name] = {info.shape, other.read(name, info.shape)};
+  Valid searchless =
+      contents_of(SafetensorsFile::open(testing::data_path("tiny_searchless.safetensors")));
   searchless.metadata["attention_position"] = "bias";
   EXPECT_EQ(load_error(write_safetensors(searchless.tensors, searchless.metadata)),
             "test.safetensors: attention_position is implemented for the house family only");
@@ -170,10 +164,7 @@ TEST(Weights, RelativePositionTablesComeFromMetadata) {
   EXPECT_EQ(net->trunk().blocks[1].relative_v.cols(), 8);
   EXPECT_EQ(net->trunk().blocks[1].attention_bias.rows(), 2 * 77);
   EXPECT_NE(net->description().find(" relative_position "), std::string::npos);
-  Valid v;
-  v.metadata = file.metadata();
-  for (const auto& [name, info] : file.tensors())
-    v.tensors[name] = {info.shape, file.read(name, info.shape)};
+  Valid v = contents_of(file);
   Valid missing = v;
   missing.tensors.erase("layers.0.attn.rel_k");
   EXPECT_EQ(load_error(write_safetensors(missing.tensors, missing.metadata)),
