@@ -21,6 +21,7 @@
 #include "avocet/build_info.h"
 #include "avocet/nn/default_net.h"
 #include "avocet/nn/network.h"
+#include "avocet/syzygy/tablebase.h"
 #include "avocet/uci/uci_loop.h"
 #include "commands.h"
 
@@ -167,6 +168,15 @@ bool interactive(const Streams& io) {
          isatty(STDOUT_FILENO) == 1;
 }
 
+// A SyzygyPath given on the command line must name readable tables: throws
+// std::invalid_argument with the first problem found, or when it holds no table at all.
+void check_tablebase_path(const std::string& path) {
+  const syzygy::Tablebases tables(path, [](const std::string&) {});
+  if (!tables.errors().empty()) throw std::invalid_argument(tables.errors().front());
+  if (tables.table_count() == 0)
+    throw std::invalid_argument(fmt::format("no Syzygy tables in '{}'", path));
+}
+
 // `--Name=value` arguments are set as `setoption name Name value value` would set them,
 // before the loop reads standard input: that is how lichess-bot hands over its
 // engine_options. A bad one (unknown name, bad value, or an effect that fails: a net that
@@ -200,6 +210,9 @@ int uci_command(const Args& args, const Streams& io) {
         if (!nn::precision_supported(p))
           throw std::invalid_argument(std::string(nn::unsupported_reason(p)));
       }
+      // Tables that cannot be read, or a path without any, likewise: the loop would report
+      // them as info strings before `uci` and play without tables.
+      if (spec->name == "SyzygyPath" && !value.empty()) check_tablebase_path(value);
     } catch (const std::exception& e) {
       throw std::invalid_argument(fmt::format("{}: {}", arg, e.what()));
     }
@@ -208,8 +221,12 @@ int uci_command(const Args& args, const Streams& io) {
   uci::UciLoop loop(io.out, nullptr, "", io.err);
   for (const auto& [name, value] : settings) {
     loop.set_option(name, value);
-    // The loop keeps the previous value when the effect fails, and has said why on stderr.
-    if (loop.option(name) != uci::validate(*uci::find_option(name), value).text) return 2;
+    // The loop keeps the previous value when the effect fails, and has said why on stderr. The
+    // value asked for is compared as the option stores it (an empty SyzygyPath is <empty>).
+    const uci::OptionSpec& spec = *uci::find_option(name);
+    uci::Settings asked;
+    spec.write(asked, uci::validate(spec, value));
+    if (loop.option(name) != spec.read(asked)) return 2;
   }
   // A person at a terminal is greeted as Stockfish and lc0 do; a GUI, which reads the first
   // line as the answer to `uci`, gets nothing it did not ask for.

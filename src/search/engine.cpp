@@ -1,50 +1,180 @@
 #include "avocet/search/engine.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
+#include <cassert>
 #include <cmath>
 #include <stdexcept>
 
 #include "avocet/chess/movegen.h"
+#include "avocet/nn/default_net.h"
+#include "avocet/nn/network.h"
 #include "avocet/search/argmax_policy.h"
+#include "avocet/search/move_values.h"
 #include "avocet/search/tablebase_root.h"
 
 namespace avocet::search {
 
-int centipawns_from_win_probability(float w) {
-  const double p = std::clamp(double(w), 1e-6, 1 - 1e-6);
-  return int(std::lround(std::log(p / (1 - p)) / 0.00368208));
-}
-
-Engine::Engine(EvaluatorFactory factory, std::string evaluator_name)
+Engine::Engine(EvaluatorFactory factory, std::string evaluator_name, ErrorSink on_error)
     : factory_(std::move(factory)),
       evaluator_name_(std::move(evaluator_name)),
-      table_(0) {}  // sized by set_options or the first go, so a Hash option costs nothing
+      on_error_(std::move(on_error)),
+      table_(0) {}  // sized by a Hash option, prepare() or the first go
 
 Engine::~Engine() {
   stop();
   wait();
 }
 
-void Engine::set_evaluator(EvaluatorFactory factory, std::string name) {
+// ---- options ---------------------------------------------------------------------------
+
+void Engine::configure(const Settings& next) {
   wait();
-  factory_ = std::move(factory);
-  evaluator_name_ = std::move(name);
+  // A new Hash is allocated here, so that a failure reaches the option that asked for it;
+  // other values leave an unsized table to prepare() or the first go.
+  if (next.engine.hash_mb != settings_.engine.hash_mb) table_.resize(size_t(next.engine.hash_mb));
+  // The values with a resource behind them change only through their own calls.
+  Settings kept = next;
+  kept.eval_file = settings_.eval_file;
+  kept.precision = settings_.precision;
+  kept.syzygy_path = settings_.syzygy_path;
+  settings_ = std::move(kept);
+}
+
+void Engine::load_network(const std::string& file, nn::Precision precision) {
+  if (!nn::precision_supported(precision))
+    throw std::invalid_argument(std::string(nn::unsupported_reason(precision)));
+  wait();
+  std::shared_ptr<const nn::Network> net;
+  try {
+    net = file == kEmbeddedNet ? nn::default_network(precision)
+                               : nn::Network::load_file(file, precision);
+  } catch (const std::exception& e) {
+    // The engine plays on with the net it has, or else the embedded one (what the next go
+    // would load): the message names it. It is repeated before the next search, since GUIs
+    // send their options right after uciok, where a line is easily lost.
+    if (!has_network()) {
+      try {
+        use_network(nn::default_network(settings_.precision), std::string(kEmbeddedNet));
+      } catch (const std::exception&) {
+      }
+    }
+    net_failure_ = NetworkLoadError(e.what(), current_net());
+    throw *net_failure_;
+  }
+  use_network(std::move(net), file);
+  settings_.eval_file = file;
+  settings_.precision = precision;
+  net_failure_.reset();  // superseded: the net the user asked for plays
+}
+
+void Engine::open_tablebases(const std::string& path) {
+  wait();
+  if (path == kNoTablebases) {
+    tablebases_.reset();
+    tables_report_.reset();
+    settings_.syzygy_path = path;
+    return;
+  }
+  // Problems found while scanning are reported at once; those found later (a table that turns
+  // out corrupt at its first probe) as they come, from the search thread.
+  auto live = std::make_shared<std::atomic<bool>>(false);
+  auto tables = std::make_shared<const syzygy::Tablebases>(
+      path, [sink = on_error_, live](const std::string& message) {
+        if (*live && sink) sink(message);
+      });
+  if (on_error_)
+    for (const std::string& message : tables->errors()) on_error_(message);
+  tables_report_ = fmt::format("found {} tables ({} WDL, {} DTZ) in {}", tables->table_count(),
+                               tables->wdl_count(), tables->dtz_count(), path);
+  *live = true;
+  tablebases_ = std::move(tables);
+  settings_.syzygy_path = path;
+}
+
+void Engine::set_tablebases(std::shared_ptr<const syzygy::Tablebases> tables) {
+  wait();
+  tablebases_ = std::move(tables);
+}
+
+void Engine::clear_hash() {
+  wait();
+  table_.clear();
+}
+
+// ---- the network -----------------------------------------------------------------------
+
+void Engine::use_network(std::shared_ptr<const nn::Network> net, const std::string& file) {
+  evaluator_name_ = net->description();
+  factory_ = [net] { return nn::make_evaluator(net); };
+  net_file_ = file;
+  net_reported_ = false;
   table_.clear();  // cached network outputs belong to the old net
 }
 
-void Engine::set_options(const EngineOptions& options) {
-  wait();
-  // A new Hash is allocated here, so that a failure reaches the setoption that asked for it;
-  // other options leave an unsized table to the first go (no default-sized table first).
-  if (options.hash_mb != options_.hash_mb) table_.resize(size_t(options.hash_mb));
-  options_ = options;
+void Engine::ensure_network() {
+  if (has_network()) return;
+  try {
+    use_network(nn::default_network(settings_.precision), std::string(kEmbeddedNet));
+  } catch (const std::exception& e) {
+    throw std::runtime_error(fmt::format("no network: {} (set EvalFile)", e.what()));
+  }
 }
+
+std::string Engine::current_net() const {
+  if (!has_network()) return "no network";
+  if (net_file_ == kEmbeddedNet) return "the embedded net " + evaluator_name_;
+  if (net_file_.empty()) return evaluator_name_;
+  return fmt::format("{} (from {})", evaluator_name_, net_file_);
+}
+
+EngineReports Engine::take_reports(bool name_net) {
+  EngineReports reports;
+  if (has_network() && (name_net || !net_reported_))
+    reports.lines.push_back("net " + evaluator_name_);
+  net_reported_ = net_reported_ || has_network();
+  if (tables_report_) reports.lines.push_back(*std::exchange(tables_report_, std::nullopt));
+  reports.net_failure = std::exchange(net_failure_, std::nullopt);
+  return reports;
+}
+
+void Engine::prepare() {
+  if (searching()) return;  // isready during a search: the search has what it needs
+  ensure_network();
+  if (table_.megabytes() != size_t(settings_.engine.hash_mb)) {
+    try {
+      table_.resize(size_t(settings_.engine.hash_mb));
+    } catch (const std::runtime_error&) {
+      // go plays on with the minimal table: every go must end in a bestmove.
+    }
+  }
+}
+
+// ---- the game --------------------------------------------------------------------------
 
 void Engine::new_game() {
   wait();
   table_.clear();
-  game_ = Game();
+  set_game(Game());
 }
+
+void Engine::set_game(Game game) {
+  game_ = std::move(game);
+  has_position_ = true;
+}
+
+std::string Engine::move_values_report() {
+  // The network runs on this thread: not beside a search, which owns the evaluators.
+  if (searching()) throw std::runtime_error("a search is running (send stop first)");
+  ensure_network();
+  const TablebaseSettings tables{tablebases_.get(), settings_.engine.syzygy_probe_limit,
+                                 settings_.engine.syzygy_50_move_rule};
+  const std::unique_ptr<nn::Evaluator> evaluator = factory_();
+  return search::move_values_report(evaluator_name_, game_, *evaluator, tables);
+}
+
+// ---- searching -------------------------------------------------------------------------
 
 bool Engine::searching() const {
   std::lock_guard lock(mutex_);
@@ -53,24 +183,22 @@ bool Engine::searching() const {
 
 void Engine::go(const GoRequest& request, EngineCallbacks callbacks) {
   wait();
-  if (table_.megabytes() != size_t(options_.hash_mb)) {
-    try {
-      table_.resize(size_t(options_.hash_mb));
-    } catch (const std::runtime_error&) {
-      // Plays on with the minimal table: every go must end in a bestmove.
-    }
-  }
+  assert(has_position() && has_network() && "go: the caller checks the position and the net");
+  prepare();
   // Everything the search reads is set here, before its thread starts, so that a stop
   // arriving at once is never overwritten.
+  searched_game_ = game_;
   start_ = std::chrono::steady_clock::now();
-  const TimeBudget budget =
-      allocate_time(request.clock, game_.position().side_to_move(), options_.move_overhead_ms);
+  const EngineOptions& options = settings_.engine;
+  const TimeBudget budget = allocate_time(request.clock, searched_game_.position().side_to_move(),
+                                          options.move_overhead_ms);
   control_.stop = false;
   control_.nodes = 0;
+  control_.tbhits = 0;
   control_.node_limit = request.nodes.value_or(UINT64_MAX);
   control_.pondering = request.ponder;
   control_.deadline_ns = 0;
-  control_.split_work = options_.threads > 1;
+  control_.split_work = options.threads > 1;
   if (budget.hard && !request.infinite) control_.set_deadline(start_ + *budget.hard);
   {
     std::lock_guard lock(mutex_);
@@ -106,123 +234,143 @@ void Engine::wait() {
   if (thread_.joinable()) thread_.join();
 }
 
-void Engine::run_search(GoRequest request, TimeBudget budget, EngineCallbacks callbacks) {
-  auto elapsed = [&] {
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
-  };
-  IterationReport result;
-  const MoveList legal = legal_moves(game_.position());
+namespace {
 
-  // The tables decide the root: only the moves that keep the best result are searched, and a
-  // won position plays the shortest win to the next zeroing move at once (the network cannot
-  // be trusted to convert). The reported values of root moves are the tables'.
-  std::vector<TablebaseMove> tb_root;
-  control_.tbhits = 0;
-  if (options_.tablebases && !legal.empty()) {
-    const Position& pos = game_.position();
-    tb_root = rank_root_moves(pos, pos.halfmove_clock(), *options_.tablebases,
-                              options_.syzygy_50_move_rule, options_.syzygy_probe_limit);
-    control_.tbhits = tb_root.size();
-    if (!request.searchmoves.empty())
-      std::erase_if(tb_root, [&](const TablebaseMove& t) {
-        return std::find(request.searchmoves.begin(), request.searchmoves.end(), t.move) ==
-               request.searchmoves.end();
-      });
-  }
-  const std::vector<TablebaseMove> tb_best = best_group(tb_root);
-  const auto tablebase_line = [&](RootLine& line) {
-    const auto it = std::find_if(tb_root.begin(), tb_root.end(),
+// The tables' view of the root: every legal move ranked (empty when they do not cover it),
+// restricted to `searchmoves` when given.
+std::vector<TablebaseMove> tablebase_root(const Position& pos, const syzygy::Tablebases* tables,
+                                          const EngineOptions& options,
+                                          const std::vector<Move>& searchmoves) {
+  if (!tables || !has_legal_move(pos)) return {};
+  std::vector<TablebaseMove> ranked = rank_root_moves(
+      pos, pos.halfmove_clock(), *tables, options.syzygy_50_move_rule, options.syzygy_probe_limit);
+  if (!searchmoves.empty())
+    std::erase_if(ranked, [&](const TablebaseMove& t) {
+      return std::find(searchmoves.begin(), searchmoves.end(), t.move) == searchmoves.end();
+    });
+  return ranked;
+}
+
+// Reported lines show the tables' values for the root moves they rank, best first.
+void rescore_by_tables(IterationReport& report, const std::vector<TablebaseMove>& ranked) {
+  if (ranked.empty()) return;
+  for (RootLine& line : report.lines) {
+    const auto it = std::find_if(ranked.begin(), ranked.end(),
                                  [&](const TablebaseMove& t) { return t.move == line.move; });
-    if (it == tb_root.end()) return;
-    const int wdl = value(it->wdl);
-    line.tablebase_wdl = wdl;
-    const int plies = std::abs(it->dtz.value_or(1));
-    if (wdl == 2)
-      line.value = tablebase_win_value(plies);
-    else if (wdl == -2)
-      line.value = 1.0f - tablebase_win_value(plies);
-    else
-      line.value = 0.5f;
-  };
-  const auto report_info = [&](const IterationReport& report, int hashfull) {
+    if (it == ranked.end()) continue;
+    line.tablebase_wdl = value(it->wdl);
+    // rank_root_moves has applied the 50-move rule to the result already.
+    line.value = tablebase_value(it->wdl, std::abs(it->dtz.value_or(1)), true);
+  }
+  std::stable_sort(report.lines.begin(), report.lines.end(),
+                   [](const RootLine& a, const RootLine& b) { return a.value > b.value; });
+}
+
+// A won tablebase position plays the shortest win to the next zeroing move at once: the
+// network cannot be trusted to convert.
+IterationReport tablebase_win(const TablebaseMove& best, uint64_t tbhits) {
+  IterationReport result;
+  result.iterations = result.depth = result.seldepth = 1;
+  result.nodes = 1;
+  result.tbhits = tbhits;
+  result.lines.push_back({best.move, 0.0f, {best.move}, {}});
+  return result;
+}
+
+// Argmax mode: every allowed move by the net's value, no search.
+IterationReport argmax_report(const Game& game, nn::Evaluator& evaluator,
+                              const std::vector<Move>& searchmoves, uint64_t tbhits) {
+  const std::vector<ScoredMove> scored = score_moves(game, evaluator);
+  IterationReport result;
+  result.iterations = result.depth = result.seldepth = 1;
+  result.nodes = 1;
+  result.tbhits = tbhits;
+  for (const ScoredMove& s : scored) {
+    if (!searchmoves.empty() &&
+        std::find(searchmoves.begin(), searchmoves.end(), s.move) == searchmoves.end())
+      continue;
+    // The rules score a mating move 1: a mate at ply 1 in the search's scale, which reports
+    // as `mate 1` (1 itself would read as a mate in 0 plies).
+    const float value = s.win_probability >= 1.0f ? mating_value(1) : s.win_probability;
+    result.lines.push_back({s.move, value, {s.move}, {}});
+  }
+  if (result.lines.empty()) result.lines.push_back({scored.front().move, kDraw, {}, {}});
+  return result;
+}
+
+}  // namespace
+
+IterationReport Engine::search_tree(const GoRequest& request, const TimeBudget& budget,
+                                    const std::function<void(const IterationReport&)>& report) {
+  Limits limits;
+  limits.depth = request.depth;
+  limits.mate = request.mate;
+  limits.searchmoves = request.searchmoves;
+  if (budget.soft && !request.infinite) limits.soft_deadline = start_ + *budget.soft;
+  limits.start = start_;
+
+  const EngineOptions& options = settings_.engine;
+  const TablebaseSettings tables{tablebases_.get(), options.syzygy_probe_limit,
+                                 options.syzygy_50_move_rule};
+  // Helper threads search the same iterations through the shared table (lazy SMP), each
+  // thread leaving the children another is expanding to the end (control_.split_work), so
+  // that they split a node's moves instead of evaluating the same positions.
+  std::vector<std::thread> helpers;
+  for (int i = 1; i < options.threads; ++i) {
+    helpers.emplace_back([this, tables] {
+      const auto evaluator = factory_();
+      Searcher helper(*evaluator, table_, settings_.engine.params, control_, 1, tables);
+      helper.run(searched_game_, Limits{}, nullptr);
+    });
+  }
+  const auto evaluator = factory_();
+  Searcher searcher(*evaluator, table_, options.params, control_, options.multipv, tables);
+  IterationReport result = searcher.run(searched_game_, limits, report);
+  control_.stop = true;
+  for (auto& h : helpers) h.join();
+  if (result.iterations == 0) {
+    result.tbhits = control_.tbhits.load();
+    report(result);
+  }
+  return result;
+}
+
+void Engine::run_search(GoRequest request, TimeBudget budget, EngineCallbacks callbacks) {
+  const std::vector<TablebaseMove> ranked = tablebase_root(
+      searched_game_.position(), tablebases_.get(), settings_.engine, request.searchmoves);
+  control_.tbhits = ranked.size();
+  const auto report = [&](const IterationReport& iteration) {
     if (!callbacks.on_info) return;
-    SearchInfo info{report, elapsed(), hashfull};
-    if (!tb_root.empty()) {
-      for (RootLine& line : info.report.lines) tablebase_line(line);
-      std::stable_sort(info.report.lines.begin(), info.report.lines.end(),
-                       [](const RootLine& a, const RootLine& b) { return a.value > b.value; });
-    }
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+    SearchInfo info{iteration, seconds, table_.hashfull()};
+    rescore_by_tables(info.report, ranked);
     callbacks.on_info(info);
   };
-  const bool tablebase_win =
-      !tb_best.empty() && tb_best.front().wdl == syzygy::Wdl::Win && tb_best.front().dtz;
-  if (tablebase_win) {
-    result.iterations = result.depth = result.seldepth = 1;
-    result.nodes = 1;
-    result.tbhits = control_.tbhits.load();
-    result.lines.push_back({tb_best.front().move, 0.0f, {tb_best.front().move}, {}});
-    report_info(result, 0);
-  } else if (!tb_best.empty()) {
-    request.searchmoves.clear();
-    for (const TablebaseMove& t : tb_best) request.searchmoves.push_back(t.move);
-  }
 
-  if (!legal.empty() && !tablebase_win) {
-    if (options_.mode == Mode::Argmax) {
-      const auto evaluator = factory_();
-      const std::vector<ScoredMove> scored = score_moves(game_, *evaluator);
-      result.iterations = result.depth = result.seldepth = 1;
-      result.nodes = 1;
-      for (const ScoredMove& s : scored) {
-        if (!request.searchmoves.empty() &&
-            std::find(request.searchmoves.begin(), request.searchmoves.end(), s.move) ==
-                request.searchmoves.end())
-          continue;
-        // The rules score a mating move 1; in the search's mate scale (1 minus kMateStep per
-        // ply) that is a mate at ply 1, which reports as `mate 1` (1 itself would read as a
-        // mate in 0 plies: the side to move mated).
-        const float value = s.win_probability >= 1.0f ? 1.0f - kMateStep : s.win_probability;
-        result.lines.push_back({s.move, value, {s.move}, {}});
-      }
-      if (result.lines.empty()) result.lines.push_back({scored.front().move, 0.5f, {}, {}});
-      result.tbhits = control_.tbhits.load();
-      report_info(result, 0);
+  // The tables decide the root: only the moves that keep the best result are searched.
+  const std::vector<TablebaseMove> best = best_group(ranked);
+  IterationReport result;
+  if (!best.empty() && best.front().wdl == syzygy::Wdl::Win && best.front().dtz) {
+    result = tablebase_win(best.front(), control_.tbhits.load());
+    report(result);
+  } else if (has_legal_move(searched_game_.position())) {
+    if (!best.empty()) {
+      request.searchmoves.clear();
+      for (const TablebaseMove& t : best) request.searchmoves.push_back(t.move);
+    }
+    if (settings_.engine.mode == Mode::Argmax) {
+      result =
+          argmax_report(searched_game_, *factory_(), request.searchmoves, control_.tbhits.load());
+      report(result);
     } else {
-      Limits limits;
-      limits.depth = request.depth;
-      limits.mate = request.mate;
-      limits.searchmoves = request.searchmoves;
-      if (budget.soft && !request.infinite) limits.soft_deadline = start_ + *budget.soft;
-      limits.start = start_;
-
-      const TablebaseSettings tablebase_settings{
-          options_.tablebases.get(), options_.syzygy_probe_limit, options_.syzygy_50_move_rule};
-      // Helper threads search the same iterations through the shared table (lazy SMP), each
-      // thread leaving the children another is expanding to the end (control_.split_work), so
-      // that they split a node's moves instead of evaluating the same positions.
-      std::vector<std::thread> helpers;
-      for (int i = 1; i < options_.threads; ++i) {
-        helpers.emplace_back([this, tablebase_settings] {
-          const auto evaluator = factory_();
-          Searcher helper(*evaluator, table_, options_.params, control_, 1, tablebase_settings);
-          helper.run(game_, Limits{}, nullptr);
-        });
-      }
-      const auto evaluator = factory_();
-      Searcher searcher(*evaluator, table_, options_.params, control_, options_.multipv,
-                        tablebase_settings);
-      result = searcher.run(game_, limits, [&](const IterationReport& report) {
-        report_info(report, table_.hashfull());
-      });
-      control_.stop = true;
-      for (auto& h : helpers) h.join();
-      if (result.iterations == 0) {
-        result.tbhits = control_.tbhits.load();
-        report_info(result, table_.hashfull());
-      }
+      result = search_tree(request, budget, report);
     }
   }
+  report_best_move(result, callbacks);
+}
 
+void Engine::report_best_move(const IterationReport& result, const EngineCallbacks& callbacks) {
   // In infinite or ponder mode the best move waits for stop or ponderhit.
   {
     std::unique_lock lock(mutex_);

@@ -8,6 +8,7 @@
 #include "avocet/chess/movegen.h"
 #include "avocet/search/argmax_policy.h"
 #include "avocet/search/tablebase_root.h"
+#include "avocet/search/value.h"
 
 namespace avocet::search {
 
@@ -34,15 +35,6 @@ std::string termination_text(Termination t) {
       break;
   }
   return "";
-}
-
-// A root move's tablebase result as the engine counts it: a win 1, a loss 0, and a draw 0.5
-// (cursed wins and blessed losses are draws under the 50-move rule; without it,
-// rank_root_moves has made them wins and losses).
-float tablebase_value(syzygy::Wdl wdl) {
-  if (wdl == syzygy::Wdl::Win) return 1.0f;
-  if (wdl == syzygy::Wdl::Loss) return 0.0f;
-  return 0.5f;
 }
 
 std::string tablebase_text(const TablebaseMove& t) {
@@ -94,7 +86,7 @@ std::vector<MoveValue> value_moves(const Game& game, nn::Evaluator& evaluator,
       entry.value = rule;
       entry.decided = termination_text(after.termination());
     } else if (tablebase) {
-      entry.value = tablebase_value(tablebase->wdl);
+      entry.value = result_score(tablebase->wdl);
       entry.decided = tablebase_text(*tablebase);
     }
     after.undo();

@@ -1,6 +1,7 @@
 #include "avocet/search/search.h"
 
 #include <algorithm>
+#include <cassert>
 #include <cmath>
 #include <numeric>
 
@@ -9,27 +10,6 @@
 #include "avocet/syzygy/tablebase.h"
 
 namespace avocet::search {
-
-bool is_mate_value(float value) { return value <= kMateBand || value >= 1.0f - kMateBand; }
-
-int mate_in_moves(float value) {
-  const int plies = int(std::lround((value < 0.5f ? value : 1.0f - value) / kMateStep));
-  return value > 0.5f ? (plies + 1) / 2 : -(plies / 2);
-}
-
-float tablebase_win_value(int ply) {
-  return kTablebaseWin - float(std::clamp(ply, 0, kTablebasePlies)) * kMateStep;
-}
-
-bool is_tablebase_value(float value) {
-  const float v = std::max(value, 1.0f - value);
-  return v >= 1.0f - kMateBand && v <= kTablebaseWin + 0.5f * kMateStep;
-}
-
-int tablebase_plies(float value) {
-  const int plies = int(std::lround((kTablebaseWin - std::max(value, 1.0f - value)) / kMateStep));
-  return value > 0.5f ? plies : -plies;
-}
 
 double soft_time_factor(bool best_move_changed, float value_drop, int iterations_unchanged,
                         float margin) {
@@ -50,23 +30,13 @@ bool SearchControl::should_stop() const {
 
 namespace {
 
-// Mate values are stored relative to the node, so a transposition at another ply keeps
-// the right distance.
-float to_table(float value, int ply) {
-  if (!is_mate_value(value)) return value;
-  return value > 0.5f ? value + float(ply) * kMateStep : value - float(ply) * kMateStep;
-}
-float from_table(float value, int ply) {
-  if (!is_mate_value(value)) return value;
-  return value > 0.5f ? value - float(ply) * kMateStep : value + float(ply) * kMateStep;
-}
-
 // pi(a|s): softmax of Q / temperature.
 void policy(std::span<const float> values, double temperature, std::span<float> out) {
   const float best = *std::max_element(values.begin(), values.end());
   float sum = 0;
   for (size_t i = 0; i < values.size(); ++i)
     sum += out[i] = std::exp(float((values[i] - best) / temperature));
+  assert(sum >= 1.0f && "policy: the best move's term alone is 1");
   for (float& p : out) p /= sum;
 }
 
@@ -100,7 +70,7 @@ bool Searcher::is_repetition(const Position& pos) const {
 
 std::optional<float> Searcher::rule_value(const Position& pos, int ply,
                                           const MoveList& moves) const {
-  if (moves.empty()) return pos.in_check() ? float(ply) * kMateStep : 0.5f;
+  if (moves.empty()) return pos.in_check() ? mated_value(ply) : kDraw;
   if (pos.halfmove_clock() >= 100 || is_insufficient_material(pos) || is_repetition(pos))
     return 0.5f;
   return std::nullopt;
@@ -108,25 +78,12 @@ std::optional<float> Searcher::rule_value(const Position& pos, int ply,
 
 std::optional<float> Searcher::tablebase_value(const Position& pos, int ply) const {
   const syzygy::Tablebases* tables = tablebases_.tables;
-  if (!tables || pos.halfmove_clock() != 0 || pos.castling_rights() != kNoCastling ||
-      pos.occupied().count() > std::min(tablebases_.probe_limit, tables->max_pieces()))
+  if (!tables || pos.halfmove_clock() != 0 || !tables->covers(pos, tablebases_.probe_limit))
     return std::nullopt;
   const auto wdl = tables->probe_wdl(pos);
   if (!wdl) return std::nullopt;
   control_.tbhits.fetch_add(1, std::memory_order_relaxed);
-  switch (*wdl) {
-    case syzygy::Wdl::Win:
-      return tablebase_win_value(ply);
-    case syzygy::Wdl::Loss:
-      return 1.0f - tablebase_win_value(ply);
-    case syzygy::Wdl::CursedWin:
-      return tablebases_.rule50 ? 0.5f : tablebase_win_value(ply);
-    case syzygy::Wdl::BlessedLoss:
-      return tablebases_.rule50 ? 0.5f : 1.0f - tablebase_win_value(ply);
-    case syzygy::Wdl::Draw:
-      break;
-  }
-  return 0.5f;
+  return search::tablebase_value(*wdl, ply, tablebases_.rule50);
 }
 
 float damp_by_rule50(float value, int halfmove_clock_after) {
@@ -137,6 +94,7 @@ void Searcher::network_values(const Position& pos, const MoveList& moves, std::s
   const std::span<const Move> list(moves.begin(), moves.size());
   if (table_.probe_values(pos.key(), list, values)) return;
   evaluator_.evaluate(pos, list, values);
+  assert(std::all_of(values.begin(), values.end(), is_value) && "network: Q outside [0, 1]");
   table_.store_values(pos.key(), list, values);
 }
 
@@ -165,6 +123,8 @@ float Searcher::leaf_value(const Position& pos, Move move, const Position& child
 
 float Searcher::search(const Position& pos, double probability, float alpha, float beta, int ply,
                        int extensions_left) {
+  assert(0.0f <= alpha && alpha < beta && beta <= 1.0f && "search: a window inside [0, 1]");
+  assert(probability > 0.0 && probability <= 1.0 && "search: a node's probability in (0, 1]");
   control_.nodes.fetch_add(1, std::memory_order_relaxed);
   seldepth_ = std::max(seldepth_, ply);
   if (control_.should_stop()) {
@@ -180,7 +140,7 @@ float Searcher::search(const Position& pos, double probability, float alpha, flo
   Move table_move;
   if (const auto hit = table_.probe_result(key)) {
     table_move = hit->best;
-    const float v = from_table(hit->value, ply);
+    const float v = value_from_table(hit->value, ply);
     if (hit->budget >= budget &&
         (hit->bound == Bound::Exact || (hit->bound == Bound::Lower && v >= beta) ||
          (hit->bound == Bound::Upper && v <= alpha)))
@@ -238,7 +198,7 @@ float Searcher::search(const Position& pos, double probability, float alpha, flo
     const Bound bound = best >= beta             ? Bound::Lower
                         : best <= original_alpha ? Bound::Upper
                                                  : Bound::Exact;
-    table_.store_result(key, {to_table(best, ply), budget, bound, best_move});
+    table_.store_result(key, {value_to_table(best, ply), budget, bound, best_move});
   }
   return best;
 }

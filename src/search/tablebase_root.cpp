@@ -47,15 +47,6 @@ Wdl wdl_of_dtz(int dtz, int clock, bool rule50) {
 
 bool is_mate(const Position& pos) { return pos.in_check() && !has_legal_move(pos); }
 
-}  // namespace
-
-bool tablebase_applies(const Position& pos, const syzygy::Tablebases& tables, int probe_limit) {
-  return pos.castling_rights() == kNoCastling &&
-         pos.occupied().count() <= std::min(probe_limit, tables.max_pieces());
-}
-
-namespace {
-
 // One move's entry; nullopt when a table is missing (a DTZ table only matters when
 // `use_dtz`).
 std::optional<TablebaseMove> rank_move(const Position& pos, Move m, int halfmove_clock,
@@ -90,7 +81,7 @@ std::optional<TablebaseMove> rank_move(const Position& pos, Move m, int halfmove
 std::vector<TablebaseMove> rank_root_moves(const Position& pos, int halfmove_clock,
                                            const syzygy::Tablebases& tables, bool rule50,
                                            int probe_limit) {
-  if (!tablebase_applies(pos, tables, probe_limit)) return {};
+  if (!tables.covers(pos, probe_limit)) return {};
   const MoveList moves = legal_moves(pos);
   std::vector<TablebaseMove> ranked;
   // With DTZ first; when a DTZ table is missing, by WDL alone.

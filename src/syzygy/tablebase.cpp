@@ -185,8 +185,9 @@ const TableFile* Tablebases::table(TableKind kind, const Material& m) const {
   return slot.table.get();
 }
 
-bool Tablebases::usable(const Position& pos) const {
-  return pos.castling_rights() == kNoCastling && pos.occupied().count() <= max_pieces_;
+bool Tablebases::covers(const Position& pos, int probe_limit) const {
+  return pos.castling_rights() == kNoCastling &&
+         pos.occupied().count() <= std::min(probe_limit, max_pieces_);
 }
 
 std::optional<int> Tablebases::table_wdl(const Position& pos) const {
@@ -347,14 +348,14 @@ std::optional<int> Tablebases::dtz_with_ep(const Position& pos) const {
 }
 
 std::optional<Wdl> Tablebases::probe_wdl(const Position& pos) const {
-  if (!usable(pos)) return std::nullopt;
+  if (!covers(pos)) return std::nullopt;
   const auto v = wdl_with_ep(pos);
   if (!v) return std::nullopt;
   return Wdl(*v);
 }
 
 std::optional<int> Tablebases::probe_dtz(const Position& pos) const {
-  if (!usable(pos)) return std::nullopt;
+  if (!covers(pos)) return std::nullopt;
   return dtz_with_ep(pos);
 }
 

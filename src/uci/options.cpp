@@ -14,7 +14,6 @@ namespace avocet::uci {
 
 namespace {
 
-using E = OptionEffect;
 using T = OptionType;
 
 std::string lower(std::string_view text) {
@@ -24,6 +23,16 @@ std::string lower(std::string_view text) {
 }
 
 std::string check_text(bool value) { return value ? "true" : "false"; }
+
+// The effects an option can have on the engine.
+void configure(search::Engine& engine, const Settings& next) { engine.configure(next); }
+void load_network(search::Engine& engine, const Settings& next) {
+  engine.load_network(next.eval_file, next.precision);
+}
+void open_tablebases(search::Engine& engine, const Settings& next) {
+  engine.open_tablebases(next.syzygy_path);
+}
+void clear_hash(search::Engine& engine, const Settings&) { engine.clear_hash(); }
 
 // Builders for the kinds of option, each bound to the field of Settings it reads and writes.
 
@@ -35,7 +44,7 @@ OptionSpec engine_spin(std::string_view name, int min, int max, int search::Engi
           .min = min,
           .max = max,
           .help = help,
-          .effect = E::Engine,
+          .apply = configure,
           .read = [field](const Settings& s) { return std::to_string(s.engine.*field); },
           .write = [field](Settings& s, const OptionValue& v) { s.engine.*field = v.number; }};
 }
@@ -49,7 +58,7 @@ OptionSpec parameter_spin(std::string_view name, int max, double search::SearchP
           .min = 1,
           .max = max,
           .help = help,
-          .effect = E::Engine,
+          .apply = configure,
           .read =
               [field, per_unit](const Settings& s) {
                 return std::to_string(std::lround(s.engine.params.*field * per_unit));
@@ -67,28 +76,28 @@ OptionSpec engine_check(std::string_view name, bool search::EngineOptions::*fiel
   return {.name = name,
           .type = T::Check,
           .help = help,
-          .effect = E::Engine,
+          .apply = configure,
           .read = [field](const Settings& s) { return check_text(s.engine.*field); },
           .write = [field](Settings& s, const OptionValue& v) { s.engine.*field = v.number != 0; }};
 }
 
-// A flag the loop reads itself.
+// A flag that changes only what the UCI loop prints or accepts.
 OptionSpec loop_check(std::string_view name, bool Settings::*field, std::string_view help) {
   return {.name = name,
           .type = T::Check,
           .help = help,
-          .effect = E::Loop,
+          .apply = configure,
           .read = [field](const Settings& s) { return check_text(s.*field); },
           .write = [field](Settings& s, const OptionValue& v) { s.*field = v.number != 0; }};
 }
 
 // A file or path the loop opens; an empty value is the word `none` (kEmbeddedNet, ...).
 OptionSpec file_string(std::string_view name, std::string Settings::*field, std::string_view none,
-                       OptionEffect effect, std::string_view help) {
+                       void (*effect)(search::Engine&, const Settings&), std::string_view help) {
   return {.name = name,
           .type = T::String,
           .help = help,
-          .effect = effect,
+          .apply = effect,
           .read = [field](const Settings& s) { return s.*field; },
           .write =
               [field, none](Settings& s, const OptionValue& v) {
@@ -97,11 +106,12 @@ OptionSpec file_string(std::string_view name, std::string Settings::*field, std:
 }
 
 // A button: no value to read or write, only its effect.
-OptionSpec button(std::string_view name, OptionEffect effect, std::string_view help) {
+OptionSpec button(std::string_view name, void (*effect)(search::Engine&, const Settings&),
+                  std::string_view help) {
   return {.name = name,
           .type = T::Button,
           .help = help,
-          .effect = effect,
+          .apply = effect,
           .read = [](const Settings&) { return std::string(); },
           .write = [](Settings&, const OptionValue&) {}};
 }
@@ -122,7 +132,7 @@ OptionSpec precision_combo() {
       .help =
           "the net's arithmetic: auto (bf16 where the CPU has AVX-512 BF16), fp32, bf16, "
           "int8 (AVX-512 VNNI or AVX2)",
-      .effect = E::Network,
+      .apply = load_network,
       .read = [](const Settings& s) { return std::string(nn::precision_name(s.precision)); },
       .write = [](Settings& s, const OptionValue& v) { s.precision = nn::kPrecisions[v.number]; }};
 }
@@ -135,7 +145,7 @@ OptionSpec mode_combo() {
       .type = T::Combo,
       .vars = names,
       .help = "search, or argmax (no search)",
-      .effect = E::Engine,
+      .apply = configure,
       .read =
           [](const Settings& s) {
             for (const auto& [name, mode] : kModes)
@@ -150,7 +160,7 @@ std::vector<OptionSpec> make_specs() {
   using search::SearchParameters;
   return {
       engine_spin("Hash", 1, 65536, &EngineOptions::hash_mb, "transposition table size in MB"),
-      button("Clear Hash", E::ClearHash, "empty the transposition table"),
+      button("Clear Hash", clear_hash, "empty the transposition table"),
       engine_spin("Threads", 1, 256, &EngineOptions::threads, "search threads"),
       engine_spin("MultiPV", 1, 256, &EngineOptions::multipv, "number of best lines to report"),
       loop_check("Ponder", &Settings::ponder, "think on the opponent's time (go ponder)"),
@@ -161,11 +171,11 @@ std::vector<OptionSpec> make_specs() {
                  "accepted; analysis and play search alike"),
       loop_check("UCI_Chess960", &Settings::chess960,
                  "Chess960: castling as king takes rook (e1h1), X-FEN/Shredder-FEN castling"),
-      file_string("EvalFile", &Settings::eval_file, kEmbeddedNet, E::Network,
+      file_string("EvalFile", &Settings::eval_file, kEmbeddedNet, load_network,
                   "network file (safetensors)"),
       precision_combo(),
       mode_combo(),
-      file_string("SyzygyPath", &Settings::syzygy_path, kNoTablebases, E::Tablebases,
+      file_string("SyzygyPath", &Settings::syzygy_path, kNoTablebases, open_tablebases,
                   "Syzygy table directories, ':'-separated"),
       engine_spin("SyzygyProbeLimit", 0, 7, &EngineOptions::syzygy_probe_limit,
                   "most pieces to probe the tables with"),
@@ -181,6 +191,12 @@ std::vector<OptionSpec> make_specs() {
 }
 
 }  // namespace
+
+void set_option(search::Engine& engine, const OptionSpec& spec, const OptionValue& value) {
+  Settings next = engine.settings();
+  spec.write(next, value);
+  spec.apply(engine, next);
+}
 
 const std::vector<OptionSpec>& option_specs() {
   static const std::vector<OptionSpec> specs = make_specs();

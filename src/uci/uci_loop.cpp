@@ -93,9 +93,9 @@ UciLoop::UciLoop(std::ostream& out, search::EvaluatorFactory evaluator, std::str
                  std::ostream& err)
     : out_(out),
       err_(err),
-      engine_(evaluator, evaluator_name),
-      has_evaluator_(evaluator != nullptr),
-      evaluator_factory_(evaluator) {}
+      engine_(std::move(evaluator), std::move(evaluator_name), [this](const std::string& message) {
+        report_error_line(fmt::format("info string ERROR: {}\n", printable(message)));
+      }) {}
 
 UciLoop::~UciLoop() {
   engine_.stop();
@@ -104,7 +104,7 @@ UciLoop::~UciLoop() {
 
 std::string UciLoop::option(const std::string& name) const {
   const OptionSpec* spec = find_option(name);
-  return spec ? spec->read(settings_) : "";
+  return spec ? spec->read(engine_.settings()) : "";
 }
 
 void UciLoop::run(std::istream& in) {
@@ -161,7 +161,6 @@ bool UciLoop::handle_line(std::string_view line) {
         error("ucinewgame: a search is running (send stop first)");
       } else {
         engine_.new_game();
-        game_ = Game();
       }
     } else if (command == "position")
       on_position(words);
@@ -199,57 +198,52 @@ void UciLoop::on_uci() {
   std::string text = fmt::format("id name Avocet {}\nid author the Avocet developers\n", version());
   for (const OptionSpec& spec : option_specs()) text += declaration(spec) + "\n";
   print(text);
-  ensure_evaluator();
+  ensure_network();
   print_reports(true);
   print("uciok\n");
 }
 
 void UciLoop::print_reports(bool name_net) {
+  const search::EngineReports reports = engine_.take_reports(name_net);
   std::string text;
-  if (has_evaluator_ && (name_net || !net_reported_))
-    text = fmt::format("info string net {}\n", engine_.evaluator_name());
-  net_reported_ = net_reported_ || has_evaluator_;
-  text += std::exchange(reports_, "");
+  for (const std::string& line : reports.lines)
+    text += fmt::format("info string {}\n", printable(line));
+  if (reports.net_failure) text += network_error_line(*reports.net_failure);
   if (!text.empty()) print(text);
 }
 
-bool UciLoop::ensure_evaluator() {
-  if (has_evaluator_) return true;
+std::string UciLoop::network_error_line(const search::NetworkLoadError& e) {
+  return fmt::format("info string ERROR: EvalFile: {}; keeping {}\n", printable(e.reason()),
+                     e.kept());
+}
+
+bool UciLoop::ensure_network() {
   try {
-    use_network(nn::default_network(settings_.precision), std::string(kEmbeddedNet));
+    engine_.ensure_network();
   } catch (const std::exception& e) {
-    error(fmt::format("no network: {} (set EvalFile)", e.what()));
+    error(e.what());
     return false;
   }
   return true;
 }
 
-void UciLoop::use_network(std::shared_ptr<const nn::Network> net, const std::string& file) {
-  const std::string name = net->description();
-  evaluator_factory_ = [net] { return nn::make_evaluator(net); };
-  engine_.set_evaluator(evaluator_factory_, name);
-  has_evaluator_ = true;
-  net_file_ = file;
-  net_reported_ = false;
-}
-
-std::string UciLoop::current_net() const {
-  if (!has_evaluator_) return "no network";
-  if (net_file_ == kEmbeddedNet) return "the embedded net " + engine_.evaluator_name();
-  if (net_file_.empty()) return engine_.evaluator_name();
-  return fmt::format("{} (from {})", engine_.evaluator_name(), net_file_);
-}
-
 void UciLoop::on_isready() {
-  // The net loads here if `uci` did not load it, so that the first go does not wait for it.
-  if (!engine_.searching()) ensure_evaluator();
+  // The net loads and the table is allocated here, so that the first go does not wait for
+  // them on its own clock (Stockfish likewise does such work before readyok).
+  if (!engine_.searching()) {
+    try {
+      engine_.prepare();
+    } catch (const std::exception& e) {
+      error(e.what());
+    }
+  }
   print("readyok\n");
 }
 
 void UciLoop::on_position(const std::vector<std::string_view>& words) {
   // position startpos|fen F1 .. F6 [moves m1 m2 ...]; applied whole or not at all, and a
   // refused one leaves no position to search until a valid one comes.
-  has_position_ = false;
+  engine_.refuse_position();
   size_t moves_at = words.size();
   for (size_t i = 1; i < words.size(); ++i)
     if (words[i] == "moves") moves_at = std::min(moves_at, i);
@@ -265,7 +259,7 @@ void UciLoop::on_position(const std::vector<std::string_view>& words) {
   } else if (words[1] == "fen") {
     start = Position::from_fen(join(words, 2, moves_at));
     // Standard move text cannot name every Chess960 castling (b1c1 is also a king step).
-    if (!settings_.chess960 && !start.has_standard_castling())
+    if (!engine_.settings().chess960 && !start.has_standard_castling())
       return error(fmt::format(
           "position: castling rights '{}' need Chess960 (a king or castling rook off its "
           "standard square): set UCI_Chess960 to true",
@@ -275,55 +269,38 @@ void UciLoop::on_position(const std::vector<std::string_view>& words) {
   }
   Game game(start);
   for (size_t i = moves_at + 1; i < words.size(); ++i)
-    game.play(parse_uci(game.position(), words[i], settings_.chess960));
-  game_ = std::move(game);
-  has_position_ = true;
+    game.play(parse_uci(game.position(), words[i], engine_.settings().chess960));
+  engine_.set_game(std::move(game));
 }
 
-void UciLoop::on_go(const std::vector<std::string_view>& words) {
-  if (words.size() >= 2 && words[1] == "perft") {
-    int depth = 0;
-    const std::string_view text = words.size() >= 3 ? words[2] : std::string_view();
-    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), depth);
-    if (ec != std::errc() || end != text.data() + text.size() || depth < 1 || depth > 20)
-      return error(fmt::format("go perft: depth must be an integer from 1 to 20, got '{}'", text));
-    if (!has_position_) return error("go perft: no position (the last 'position' was refused)");
-    std::lock_guard lock(out_mutex_);
-    write_perft_report(out_, game_.position(), depth, settings_.chess960);
-    return;
-  }
-  if (engine_.searching()) {
-    // A GUI should wait for the bestmove first. Waiting for it here would keep `stop` and
-    // `quit` from being read (an infinite search would never end), and refusing would leave
-    // this go without a bestmove: so the running search is stopped, its bestmove answers the
-    // earlier go, and this go starts afresh.
-    error("go: a search was still running: stopped it, its move answers the previous go");
-    engine_.stop();
-    engine_.wait();
-  }
-  if (!has_position_) {
-    error("go: no position (the last 'position' was refused): send a valid one");
-    print("bestmove 0000\n");
-    return;
-  }
+void UciLoop::on_go_perft(const std::vector<std::string_view>& words) {
+  int depth = 0;
+  const std::string_view text = words.size() >= 3 ? words[2] : std::string_view();
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), depth);
+  if (ec != std::errc() || end != text.data() + text.size() || depth < 1 || depth > 20)
+    return error(fmt::format("go perft: depth must be an integer from 1 to 20, got '{}'", text));
+  if (!engine_.has_position())
+    return error("go perft: no position (the last 'position' was refused)");
+  std::lock_guard lock(out_mutex_);
+  write_perft_report(out_, engine_.game().position(), depth, engine_.settings().chess960);
+}
 
-  // Every go must end in exactly one bestmove, or the GUI waits for ever. So a bad parameter
-  // gets one error line (the first fault of the line is named) and is left out, and the
-  // search goes on with what remains: an illegal or garbled searchmoves move is dropped (none
-  // left: every legal move is searched); an unknown word or a bad value is skipped. If that
-  // leaves no limit at all (no depth, nodes, mate, movetime, clock for the side to move,
-  // infinite or ponder), the search stops after kFallbackDepth iterations, so that the GUI
-  // gets a legal move at once rather than a search only `stop` would end.
-  //
-  // A clock for the opponent only (`go btime 5000` with White to move) is such a fault too:
-  // the side to move has no time given, and a search without limit would wait for a `stop`
-  // that a GUI which thinks the clock is running never sends. Stockfish reads the missing
-  // clock as 0 ms and moves at once; here the move comes as fast, from kFallbackDepth
-  // iterations, after an error line that names the missing clock.
+namespace {
+
+// The parameters of a `go` line and the first fault found in it ("" for none).
+struct ParsedGo {
   search::GoRequest request;
   std::string fault;
+};
+
+// Reads the words after `go`. A bad parameter is noted (the first fault of the line) and left
+// out: an illegal or garbled searchmoves move is dropped, an unknown word or a bad value is
+// skipped.
+ParsedGo parse_go(const std::vector<std::string_view>& words, const Position& pos, bool chess960) {
+  ParsedGo parsed;
+  search::GoRequest& request = parsed.request;
   const auto note = [&](std::string message) {
-    if (fault.empty()) fault = std::move(message);
+    if (parsed.fault.empty()) parsed.fault = std::move(message);
   };
   for (size_t i = 1; i < words.size(); ++i) {
     const std::string_view w = words[i];
@@ -356,7 +333,7 @@ void UciLoop::on_go(const std::vector<std::string_view>& words) {
           if (!parse_square(text.substr(0, 2)) || text.size() < 4) break;  // the next keyword
           ++i;
           try {
-            request.searchmoves.push_back(parse_uci(game_.position(), text, settings_.chess960));
+            request.searchmoves.push_back(parse_uci(pos, text, chess960));
           } catch (const std::exception& e) {
             note(e.what());
           }
@@ -368,31 +345,73 @@ void UciLoop::on_go(const std::vector<std::string_view>& words) {
       note(e.what());
     }
   }
+  return parsed;
+}
+
+}  // namespace
+
+void UciLoop::on_go(const std::vector<std::string_view>& words) {
+  if (words.size() >= 2 && words[1] == "perft") return on_go_perft(words);
+  if (engine_.searching()) {
+    // A GUI should wait for the bestmove first. Waiting for it here would keep `stop` and
+    // `quit` from being read (an infinite search would never end), and refusing would leave
+    // this go without a bestmove: so the running search is stopped, its bestmove answers the
+    // earlier go, and this go starts afresh.
+    error("go: a search was still running: stopped it, its move answers the previous go");
+    engine_.stop();
+    engine_.wait();
+  }
+  if (!engine_.has_position()) {
+    error("go: no position (the last 'position' was refused): send a valid one");
+    print("bestmove 0000\n");
+    return;
+  }
+
+  // Every go must end in exactly one bestmove, or the GUI waits for ever. So a bad parameter
+  // gets one error line and the search goes on with what remains (parse_go). If that leaves
+  // no limit at all (no depth, nodes, mate, movetime, clock for the side to move, infinite or
+  // ponder), the search stops after kFallbackDepth iterations, so that the GUI gets a legal
+  // move at once rather than a search only `stop` would end.
+  //
+  // A clock for the opponent only (`go btime 5000` with White to move) is such a fault too:
+  // the side to move has no time given, and a search without limit would wait for a `stop`
+  // that a GUI which thinks the clock is running never sends. Stockfish reads the missing
+  // clock as 0 ms and moves at once; here the move comes as fast, from kFallbackDepth
+  // iterations, after an error line that names the missing clock.
+  const search::Settings& settings = engine_.settings();
+  const Position& pos = engine_.game().position();
+  ParsedGo parsed = parse_go(words, pos, settings.chess960);
+  search::GoRequest& request = parsed.request;
   const search::TimeControl& c = request.clock;
-  const bool white = game_.position().side_to_move() == Color::White;
+  const bool white = pos.side_to_move() == Color::White;
   const bool has_clock = white ? c.wtime.has_value() : c.btime.has_value();
   const bool has_limit = request.depth || request.nodes || request.mate || c.movetime || has_clock;
-  if (fault.empty() && !has_limit && !request.infinite &&
+  if (parsed.fault.empty() && !has_limit && !request.infinite &&
       (white ? c.btime.has_value() : c.wtime.has_value()))
-    note(fmt::format("go: {} given but {} is to move and has no {}: moving at once",
-                     white ? "btime" : "wtime", white ? "White" : "Black",
-                     white ? "wtime" : "btime"));
-  if (!fault.empty()) {
-    error(fault);
+    parsed.fault = fmt::format("go: {} given but {} is to move and has no {}: moving at once",
+                               white ? "btime" : "wtime", white ? "White" : "Black",
+                               white ? "wtime" : "btime");
+  if (!parsed.fault.empty()) {
+    error(parsed.fault);
     if (!has_limit && !request.infinite) request.depth = kFallbackDepth;
   }
-  const bool playable = ensure_evaluator();
+  const bool playable = ensure_network();
   print_reports(false);
   if (!playable) {
     print("bestmove (none)\n");
     return;
   }
-  engine_.set_game(game_);
-  const int multipv = settings_.engine.multipv;
+  start_search(request);
+}
+
+void UciLoop::start_search(const search::GoRequest& request) {
+  const search::Settings& settings = engine_.settings();
+  const int multipv = settings.engine.multipv;
   // The root's material, taken now: a `position` during the search must not change it.
   const std::optional<int> wdl_material =
-      settings_.show_wdl ? std::optional(search::wdl_material(game_.position())) : std::nullopt;
-  const bool chess960 = settings_.chess960;
+      settings.show_wdl ? std::optional(search::wdl_material(engine_.game().position()))
+                        : std::nullopt;
+  const bool chess960 = settings.chess960;
   engine_.go(request, {[this, multipv, wdl_material, chess960](const search::SearchInfo& info) {
                          print_info(info, multipv, wdl_material, chess960);
                        },
@@ -413,33 +432,14 @@ void UciLoop::print_info(const search::SearchInfo& info, int multipv,
   std::string text;
   for (int k = 0; k < multipv; ++k) {
     const search::RootLine& line = r.lines[k];
-    // Tablebase wins score 20000 cp less one per ply to the tablebase position (losses the
-    // mirror), below every mate.
-    const bool tablebase = search::is_tablebase_value(line.value);
-    std::string score;
-    if (tablebase) {
-      const int plies = search::tablebase_plies(line.value);
-      score = fmt::format("cp {}", plies > 0 ? 20000 - plies : -20000 - plies);
-    } else if (search::is_mate_value(line.value)) {
-      score = fmt::format("mate {}", search::mate_in_moves(line.value));
-    } else {
-      score = fmt::format("cp {}", search::centipawns_from_win_probability(line.value));
-    }
+    const search::UciScore uci = search::uci_score(line.value);
+    std::string score = fmt::format("{} {}", uci.mate ? "mate" : "cp", uci.amount);
     if (wdl_material) {
       // The tables' result and a mate are certain; otherwise the expected score is split by
       // the WDL model fitted on game outcomes (search/wdl_model.h).
-      const int known = line.tablebase_wdl ? *line.tablebase_wdl
-                        : tablebase || search::is_mate_value(line.value)
-                            ? (line.value > 0.5f ? 2 : -2)
-                            : 3;
-      search::WdlPerMille split;
-      if (known != 3) {
-        split.win = known == 2 ? 1000 : 0;
-        split.loss = known == -2 ? 1000 : 0;
-        split.draw = 1000 - split.win - split.loss;
-      } else {
-        split = search::wdl_from_value(line.value, *wdl_material);
-      }
+      const search::WdlPerMille split =
+          search::exact_wdl(line.value, line.tablebase_wdl)
+              .value_or(search::wdl_from_value(line.value, *wdl_material));
       score += fmt::format(" wdl {} {} {}", split.win, split.draw, split.loss);
     }
     std::string pv;
@@ -477,89 +477,20 @@ void UciLoop::set_option(const std::string& name, const std::string& value) {
   } catch (const std::invalid_argument& e) {
     return option_error(e.what());
   }
-  apply_option(*spec, valid);
-}
-
-void UciLoop::apply_option(const OptionSpec& spec, const OptionValue& value) {
-  // The new settings are kept only once their effect succeeded: a failure changes nothing.
-  Settings next = settings_;
-  spec.write(next, value);
-  switch (spec.effect) {
-    case OptionEffect::Loop:
-      break;
-    case OptionEffect::ClearHash:
-      // What ucinewgame does to the engine; the loop's position stays.
-      engine_.new_game();
-      break;
-    case OptionEffect::Network:
-      if (!nn::precision_supported(next.precision))
-        return option_error(fmt::format("setoption {}: {}; keeping {}", spec.name,
-                                        nn::unsupported_reason(next.precision),
-                                        spec.read(settings_)));
-      if (!load_network(next.eval_file, next.precision)) return;
-      break;
-    case OptionEffect::Tablebases:
-      next.engine.tablebases = open_tablebases(next.syzygy_path);
-      engine_.set_options(next.engine);
-      break;
-    case OptionEffect::Engine:
-      try {
-        engine_.set_options(next.engine);
-      } catch (const std::runtime_error& e) {
-        return option_error(
-            fmt::format("setoption {}: {}; keeping {}", spec.name, e.what(), spec.read(settings_)));
-      }
-      break;
-  }
-  settings_ = std::move(next);
-}
-
-bool UciLoop::load_network(const std::string& file, nn::Precision precision) {
-  const bool embedded = file == kEmbeddedNet;
-  std::shared_ptr<const nn::Network> net;
+  // The effect takes whole or not at all: a failure says what is kept.
+  const std::string before = spec->read(engine_.settings());
   try {
-    net = embedded ? nn::default_network(precision) : nn::Network::load_file(file, precision);
+    uci::set_option(engine_, *spec, valid);
+  } catch (const search::NetworkLoadError& e) {
+    // The engine plays on with the net it had, which the line names.
+    report_error_line(network_error_line(e));
   } catch (const std::exception& e) {
-    // The engine plays on, with the net it has or else the embedded one (what the next go
-    // would load): name it. GUIs tend to hide info strings, hence stderr as well.
-    if (!has_evaluator_) {
-      try {
-        use_network(nn::default_network(settings_.precision), std::string(kEmbeddedNet));
-      } catch (const std::exception&) {
-      }
-    }
-    const std::string line = fmt::format("info string ERROR: EvalFile: {}; keeping {}\n",
-                                         printable(e.what()), current_net());
-    report_error_line(line);
-    // And again before the next search, where a GUI's log shows the game: GUIs send their
-    // options right after uciok, where the line is easily lost.
-    reports_ += line;
-    return false;
+    option_error(fmt::format("setoption {}: {}; keeping {}", spec->name, e.what(), before));
   }
-  use_network(net, file);
-  return true;
-}
-
-std::shared_ptr<const syzygy::Tablebases> UciLoop::open_tablebases(const std::string& path) {
-  if (path == kNoTablebases) return nullptr;
-  // Problems found while scanning are printed at once; those found later (a table that turns
-  // out corrupt at its first probe) as they come, from the search thread.
-  auto live = std::make_shared<std::atomic<bool>>(false);
-  auto tables =
-      std::make_shared<const syzygy::Tablebases>(path, [this, live](const std::string& message) {
-        if (*live) report_error_line(fmt::format("info string ERROR: {}\n", printable(message)));
-      });
-  for (const std::string& message : tables->errors())
-    report_error_line(fmt::format("info string ERROR: {}\n", printable(message)));
-  reports_ +=
-      fmt::format("info string found {} tables ({} WDL, {} DTZ) in {}\n", tables->table_count(),
-                  tables->wdl_count(), tables->dtz_count(), printable(path));
-  *live = true;
-  return tables;
 }
 
 void UciLoop::on_display() {
-  const Position& pos = game_.position();
+  const Position& pos = engine_.game().position();
   std::string board = "\n +---+---+---+---+---+---+---+---+\n";
   for (int r = 7; r >= 0; --r) {
     for (int f = 0; f < 8; ++f)
@@ -574,15 +505,10 @@ void UciLoop::on_display() {
 }
 
 void UciLoop::on_eval() {
-  // The network runs on this thread: not beside a search, which owns the engine's evaluators.
   if (engine_.searching()) return error("eval: a search is running (send stop first)");
-  if (!ensure_evaluator()) return;
+  if (!ensure_network()) return;
   print_reports(false);
-  const search::EngineOptions& options = settings_.engine;
-  const search::TablebaseSettings tables{options.tablebases.get(), options.syzygy_probe_limit,
-                                         options.syzygy_50_move_rule};
-  const std::unique_ptr<nn::Evaluator> evaluator = evaluator_factory_();
-  print(search::move_values_report(engine_.evaluator_name(), game_, *evaluator, tables));
+  print(engine_.move_values_report());
 }
 
 void UciLoop::on_bench(const std::vector<std::string_view>& words) {
@@ -594,18 +520,18 @@ void UciLoop::on_bench(const std::vector<std::string_view>& words) {
                     "searches to another depth)",
                     words[1]));
   if (engine_.searching()) return error("bench: a search is running (send stop first)");
-  if (!ensure_evaluator()) return;
+  if (!ensure_network()) return;
   print_reports(false);
   print(fmt::format("net {}\n", engine_.evaluator_name()));
   const search::BenchResult result =
-      search::run_bench(evaluator_factory_, engine_.evaluator_name(), search::kBenchDepth,
+      search::run_bench(engine_.evaluator_factory(), engine_.evaluator_name(), search::kBenchDepth,
                         [this](const std::string& line) { print(line + "\n"); });
   print(search::bench_summary(result));
 }
 
 void UciLoop::on_flip() {
   if (engine_.searching()) return error("flip: a search is running (send stop first)");
-  game_ = Game(Position::from_fen(color_flipped_fen(game_.position().fen())));
+  engine_.set_game(Game(Position::from_fen(color_flipped_fen(engine_.game().position().fen()))));
 }
 
 void UciLoop::on_help() {

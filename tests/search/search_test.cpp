@@ -375,12 +375,12 @@ TEST(TranspositionTable, FailedResizeLeavesAUsableTable) {
 TEST(Engine, HashTableIsSizedOnceByTheOptionsOrTheFirstGo) {
   Engine engine([] { return std::make_unique<nn::MaterialEvaluator>(); }, "material");
   EXPECT_EQ(engine.hash_megabytes(), 0u);
-  EngineOptions options = engine.options();
-  options.threads = 2;
-  engine.set_options(options);
+  Settings settings = engine.settings();
+  settings.engine.threads = 2;
+  engine.configure(settings);
   EXPECT_EQ(engine.hash_megabytes(), 0u);
-  options.hash_mb = 8;
-  engine.set_options(options);
+  settings.engine.hash_mb = 8;
+  engine.configure(settings);
   EXPECT_EQ(engine.hash_megabytes(), 8u);
   GoRequest request;
   request.nodes = 20;

@@ -115,10 +115,10 @@ TEST(SplitWork, AChildAnotherThreadIsExpandingIsSearchedAfterItsSiblings) {
 TEST(SplitWork, TwoThreadsFindTheMateOneFinds) {
   // Lichess 000hf after ...Kxf7: Qe6+ Kf8 Qf7# (as Search.FindsMateInTwo).
   Engine engine([] { return std::make_unique<nn::MaterialEvaluator>(); }, "material");
-  EngineOptions options = engine.options();
-  options.threads = 2;
-  options.hash_mb = 16;
-  engine.set_options(options);
+  Settings settings = engine.settings();
+  settings.engine.threads = 2;
+  settings.engine.hash_mb = 16;
+  engine.configure(settings);
   Game game(Position::from_fen("r1bqk2r/pp1nbNp1/2p1p2p/8/2BP4/1PN3P1/P3QP1P/3R1RK1 b kq - 0 19"));
   game.play(parse_uci(game.position(), "e8f7"));
   engine.set_game(game);

@@ -111,10 +111,10 @@ TEST(TablebaseRoot, WithoutDtzTablesRanksByWdl) {
 // Plays a game engine against engine from `fen`, both with the tables, and returns it.
 Game play_out(const char* fen, int plies, bool with_tables = true) {
   Engine engine([] { return std::make_unique<nn::MaterialEvaluator>(); }, "material");
-  EngineOptions options = engine.options();
-  options.hash_mb = 8;
-  if (with_tables) options.tablebases = fixture_tables();
-  engine.set_options(options);
+  Settings settings = engine.settings();
+  settings.engine.hash_mb = 8;
+  engine.configure(settings);
+  if (with_tables) engine.set_tablebases(fixture_tables());
   Game game(Position::from_fen(fen));
   for (int ply = 0; ply < plies && game.termination() == Termination::None; ++ply) {
     engine.set_game(game);
@@ -142,9 +142,7 @@ TEST(TablebaseEngine, KRvKGameConvertsToMate) {
 
 TEST(TablebaseEngine, WonPositionPlaysTheTablesMoveAndReportsIt) {
   Engine engine([] { return std::make_unique<nn::MaterialEvaluator>(); }, "material");
-  EngineOptions options = engine.options();
-  options.tablebases = fixture_tables();
-  engine.set_options(options);
+  engine.set_tablebases(fixture_tables());
   engine.set_game(Game(Position::from_fen("8/8/8/8/8/2k5/8/KR6 w - - 0 1")));
   std::vector<SearchInfo> infos;
   Move best;
@@ -168,9 +166,7 @@ TEST(TablebaseEngine, DrawnRootKeepsOnlyDrawingMoves) {
   const auto ranked = rank(fen);
   ASSERT_FALSE(ranked.empty());
   Engine engine([] { return std::make_unique<nn::MaterialEvaluator>(); }, "material");
-  EngineOptions options = engine.options();
-  options.tablebases = fixture_tables();
-  engine.set_options(options);
+  engine.set_tablebases(fixture_tables());
   engine.set_game(Game(Position::from_fen(fen)));
   Move best;
   GoRequest request;

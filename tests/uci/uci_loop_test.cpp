@@ -209,6 +209,22 @@ TEST(UciLoop, UnloadableEvalFileIsRepeatedBeforeTheNextSearch) {
   EXPECT_EQ(count(s.text(), "info string ERROR"), 2) << "repeated once only: " << s.text();
 }
 
+// A net that loads after a failed one supersedes the failure: the next go names the new net
+// and does not repeat the old error (ccff59f printed it after `info string net <new net>`).
+TEST(UciLoop, NetLoadedAfterAFailedOneDropsTheOldError) {
+  Session s;
+  s.send("setoption name EvalFile value /nonexistent.safetensors");
+  s.send("setoption name EvalFile value " + testing::data_path("tiny_house.safetensors"));
+  const size_t before = s.text().size();
+  s.send("position startpos");
+  s.send("go depth 1");
+  s.loop.wait_for_search();
+  const std::string after = s.text().substr(before);
+  EXPECT_EQ(after.rfind("info string net tiny_house", 0), 0u) << after;
+  EXPECT_EQ(count(after, "ERROR"), 0) << after;
+  EXPECT_EQ(count(s.text(), "ERROR"), 1) << s.text();
+}
+
 // Precision reloads the net in the arithmetic asked for, and the next go names it; bf16 is
 // refused with one line where the CPU lacks AVX-512 BF16, and the net stays as it was.
 TEST(UciLoop, PrecisionReloadsTheNetInThatArithmetic) {
@@ -726,6 +742,41 @@ TEST(UciLoop, SyzygyPathCountsTablesAndTheEngineUsesThem) {
   EXPECT_EQ(count(after, "bestmove "), 1);
   EXPECT_EQ(after.find("score cp 1997"), std::string::npos) << after;
   EXPECT_NE(after.find(" tbhits 0 "), std::string::npos) << after;
+}
+
+// Only the SyzygyPath in force is reported at the next go (ccff59f also reported "found 0
+// tables in /nonexistent" for a path set before it).
+TEST(UciLoop, SupersededSyzygyPathIsNotReported) {
+  Session s;
+  const std::string dir = testing::data_path("syzygy");
+  s.send("setoption name SyzygyPath value /nonexistent");
+  s.send("setoption name SyzygyPath value " + dir);
+  s.send("position startpos");
+  s.send("go depth 1");
+  s.loop.wait_for_search();
+  EXPECT_EQ(count(s.text(), "info string found "), 1) << s.text();
+  EXPECT_NE(s.text().find("info string found 18 tables (10 WDL, 8 DTZ) in " + dir + "\n"),
+            std::string::npos)
+      << s.text();
+  s.send("setoption name SyzygyPath value /nonexistent");
+  s.send("setoption name SyzygyPath value <empty>");
+  s.send("go depth 1");
+  s.loop.wait_for_search();
+  EXPECT_EQ(count(s.text(), "info string found "), 1) << "none for a path no longer set";
+}
+
+// `isready` answers once the engine can search at once: the net is loaded and the hash table
+// allocated, so that the first go does not pay for them on its own clock (ccff59f allocated
+// the table at the first go, 32-46 ms after readyok).
+TEST(UciLoop, IsReadyAllocatesTheHashTable) {
+  Session s;
+  EXPECT_EQ(s.loop.engine().hash_megabytes(), 0u);
+  s.send("uci");
+  s.send("isready");
+  EXPECT_EQ(s.loop.engine().hash_megabytes(), size_t(search::EngineOptions{}.hash_mb));
+  s.send("setoption name Hash value 2");
+  s.send("isready");
+  EXPECT_EQ(s.loop.engine().hash_megabytes(), 2u);
 }
 
 TEST(UciLoop, MissingSyzygyDirectoryLetsTheEnginePlayOn) {

@@ -1,7 +1,8 @@
-// Engine: owns the game, the options, the network, the transposition table and the search
-// threads, and reports through callbacks (the UCI layer turns them into text). `go` returns
-// at once; exactly one best move is reported per `go`, after a stop or ponderhit when the
-// search is infinite or pondering.
+// Engine: owns the state of a playing engine: every option's value (Settings), the network
+// with its loading and fallback, the Syzygy tables, the game, the transposition table and the
+// search threads. It reports through callbacks; the UCI layer only turns text into calls and
+// results into text. `go` returns at once; exactly one best move is reported per `go`, after a
+// stop or ponderhit when the search is infinite or pondering.
 #pragma once
 
 #include <condition_variable>
@@ -9,12 +10,15 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <stdexcept>
 #include <string>
+#include <string_view>
 #include <thread>
 #include <vector>
 
 #include "avocet/chess/game.h"
 #include "avocet/nn/evaluator.h"
+#include "avocet/nn/precision.h"
 #include "avocet/search/search.h"
 #include "avocet/search/time_manager.h"
 #include "avocet/syzygy/tablebase.h"
@@ -24,7 +28,8 @@ namespace avocet::search {
 enum class Mode { Argmax, Search };
 
 // The defaults below are the UCI options' defaults: uci/options.cpp reads them from a
-// default-constructed EngineOptions (and its SearchParameters) and writes them nowhere else.
+// default-constructed Settings (its EngineOptions and SearchParameters) and writes them nowhere
+// else.
 struct EngineOptions {
   int hash_mb = 64;
   int threads = 1;
@@ -32,10 +37,48 @@ struct EngineOptions {
   int move_overhead_ms = 50;
   Mode mode = Mode::Search;
   SearchParameters params;
-  // Syzygy tables (none: null); probed within syzygy_probe_limit pieces.
-  std::shared_ptr<const syzygy::Tablebases> tablebases;
   int syzygy_probe_limit = TablebaseSettings{}.probe_limit;
   bool syzygy_50_move_rule = TablebaseSettings{}.rule50;
+};
+
+// String options need a non-empty default in UCI GUIs: these words stand for "none".
+inline constexpr std::string_view kEmbeddedNet = "<embedded>";
+inline constexpr std::string_view kNoTablebases = "<empty>";
+
+// The value of every option (uci/options.cpp defines the options over these fields).
+struct Settings {
+  EngineOptions engine;
+  bool ponder = false;    // a hint to the GUI; `go ponder` works either way
+  bool show_wdl = false;  // add `wdl W D L` to info lines
+  // GUIs set UCI_AnalyseMode before an analysis; Avocet searches the same way for analysis
+  // and play, so it is kept only to be read back (Stockfish 15.1 ignores it likewise).
+  bool analyse_mode = false;
+  bool chess960 = false;  // castling text as king takes rook; Chess960 castling in FENs
+  std::string eval_file{kEmbeddedNet};
+  nn::Precision precision = nn::Precision::Auto;  // the net's arithmetic (nn/precision.h)
+  std::string syzygy_path{kNoTablebases};
+};
+
+// An EvalFile or Precision that could not be loaded. The engine plays on with the net it had
+// (the embedded one if it had none), which what() names; GUIs must not hide such a line.
+class NetworkLoadError : public std::runtime_error {
+ public:
+  NetworkLoadError(std::string reason, std::string kept)
+      : std::runtime_error("EvalFile: " + reason + "; keeping " + kept),
+        reason_(std::move(reason)),
+        kept_(std::move(kept)) {}
+  // Why the file could not be loaded (its text comes from the file), and the net kept.
+  const std::string& reason() const { return reason_; }
+  const std::string& kept() const { return kept_; }
+
+ private:
+  std::string reason_, kept_;
+};
+
+// What the options set up and the user was not told yet (Engine::take_reports).
+struct EngineReports {
+  std::vector<std::string> lines;  // the playing net, the tables found
+  std::optional<NetworkLoadError> net_failure;
 };
 
 struct GoRequest {
@@ -59,43 +102,105 @@ struct EngineCallbacks {
 
 // Makes one evaluator per search thread.
 using EvaluatorFactory = std::function<std::unique_ptr<nn::Evaluator>()>;
+// Receives a problem found away from any command (a table that turns out corrupt at its first
+// probe, during a search) or one that must reach a log at once.
+using ErrorSink = std::function<void(const std::string&)>;
 
 class Engine {
  public:
-  explicit Engine(EvaluatorFactory factory, std::string evaluator_name);
+  // Plays with the embedded network (loaded when first needed) and EvalFile's, or with the
+  // evaluators `factory` makes (tests), named `evaluator_name`.
+  explicit Engine(EvaluatorFactory factory = nullptr, std::string evaluator_name = "",
+                  ErrorSink on_error = nullptr);
   ~Engine();
 
-  void set_evaluator(EvaluatorFactory factory, std::string name);
-  const std::string& evaluator_name() const { return evaluator_name_; }
+  // ---- options: each takes effect whole or not at all (uci/options.cpp says which applies)
+  const Settings& settings() const { return settings_; }
+  // The values without a resource behind them. A new Hash is allocated here; one that cannot
+  // be throws std::runtime_error and the settings stay as they were.
+  void configure(const Settings& next);
+  // EvalFile and Precision: plays with the net `file` names (kEmbeddedNet: the embedded one)
+  // in `precision` from the next go. Throws std::invalid_argument for a precision this CPU
+  // lacks (nothing changes) and NetworkLoadError for a net that cannot be loaded.
+  void load_network(const std::string& file, nn::Precision precision);
+  // SyzygyPath: the tables under `path` (kNoTablebases: none). Problems found while scanning
+  // go to the error sink; the count found is reported (take_reports).
+  void open_tablebases(const std::string& path);
+  // Tables opened elsewhere (tests, benches); null for none.
+  void set_tablebases(std::shared_ptr<const syzygy::Tablebases> tables);
+  const syzygy::Tablebases* tablebases() const { return tablebases_.get(); }
+  // Clear Hash and ucinewgame: forget what earlier searches stored.
+  void clear_hash();
 
-  // Options take effect at the next `go` (Hash clears the table).
-  void set_options(const EngineOptions& options);
-  const EngineOptions& options() const { return options_; }
-  // The hash table's current size: 0 until a Hash option or the first go sizes it.
+  // ---- the network
+  // Loads the embedded net if no net plays yet; throws std::runtime_error if it cannot.
+  void ensure_network();
+  bool has_network() const { return factory_ != nullptr; }
+  const std::string& evaluator_name() const { return evaluator_name_; }
+  const EvaluatorFactory& evaluator_factory() const { return factory_; }
+  // Which net plays, for messages: "the embedded net N", "N (from FILE)", or "no network".
+  std::string current_net() const;
+  // What the options set up and the user was not told yet: the playing net (always with
+  // `name_net`), the tables found, and an EvalFile failure, which is repeated before the next
+  // search. A report that a later option superseded (a net that did load after all, another
+  // SyzygyPath) is dropped.
+  EngineReports take_reports(bool name_net);
+  // Does what the first go would otherwise do (loads the net, allocates the table), so that
+  // `isready` answers only when the engine is ready to search at once.
+  void prepare();
+
+  // ---- the game
+  void new_game();
+  // The game whose position `go` searches.
+  void set_game(Game game);
+  // A refused `position`: the game stays as it was, but a go has no position to search (it
+  // would play a move of the position before, illegal in the GUI's game) until a valid one.
+  void refuse_position() { has_position_ = false; }
+  bool has_position() const { return has_position_; }
+  const Game& game() const { return game_; }
+  // The hash table's current size: 0 until a Hash option, isready or the first go sizes it.
   size_t hash_megabytes() const { return table_.megabytes(); }
 
-  void new_game();
-  void set_game(const Game& game) { game_ = game; }
-  const Game& game() const { return game_; }
-
+  // ---- searching
   void go(const GoRequest& request, EngineCallbacks callbacks);
   void stop();
   void ponderhit();
   // Blocks until the current search (if any) has reported its best move.
   void wait();
   bool searching() const;
+  // Every legal move's value as the engine plays it (rules, tables, network), as `eval`
+  // prints it. Not during a search.
+  std::string move_values_report();
 
  private:
+  // The search thread: the tables' ranking of the root, then a tablebase win, argmax or the
+  // tree search, then the best move.
   void run_search(GoRequest request, TimeBudget budget, EngineCallbacks callbacks);
+  // The probability-limited search, with Threads - 1 helper threads.
+  IterationReport search_tree(const GoRequest& request, const TimeBudget& budget,
+                              const std::function<void(const IterationReport&)>& report);
+  // Waits out an infinite or ponder search's hold, then reports the best and ponder moves.
+  void report_best_move(const IterationReport& result, const EngineCallbacks& callbacks);
   void release_hold();
+  void use_network(std::shared_ptr<const nn::Network> net, const std::string& file);
 
   EvaluatorFactory factory_;
   std::string evaluator_name_;
-  EngineOptions options_;
+  std::string net_file_;  // where the playing net came from; empty for an evaluator passed in
+  ErrorSink on_error_;
+  Settings settings_;
+  std::shared_ptr<const syzygy::Tablebases> tablebases_;
   Game game_;
+  bool has_position_ = true;
+  Game searched_game_;  // the search thread's copy: `position` may come during a search
   TranspositionTable table_;
   SearchControl control_;
   std::thread thread_;
+
+  // Reports owed (take_reports).
+  bool net_reported_ = false;
+  std::optional<std::string> tables_report_;
+  std::optional<NetworkLoadError> net_failure_;
 
   mutable std::mutex mutex_;
   std::condition_variable released_;
@@ -104,8 +209,5 @@ class Engine {
   std::chrono::steady_clock::time_point start_;
   std::optional<std::chrono::milliseconds> pending_hard_;  // armed at ponderhit
 };
-
-// Centipawns for a win probability, inverting w = 1 / (1 + exp(-0.00368208 cp)).
-int centipawns_from_win_probability(float w);
 
 }  // namespace avocet::search

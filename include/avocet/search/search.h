@@ -25,6 +25,7 @@
 #include "avocet/nn/evaluator.h"
 #include "avocet/search/busy_positions.h"
 #include "avocet/search/transposition_table.h"
+#include "avocet/search/value.h"
 
 namespace avocet::syzygy {
 class Tablebases;
@@ -43,24 +44,6 @@ struct SearchParameters {
   int forcing_extensions = 2;
   double forcing_reach = 1.0 / 16;
 };
-
-// Mate scores: being mated at ply p scores p * kMateStep (and mating, 1 - p * kMateStep).
-inline constexpr float kMateStep = 1e-5f;
-inline constexpr float kMateBand = 0.004f;  // values this close to 0 or 1 are mates
-bool is_mate_value(float value);
-// Moves to mate (positive: the side to move mates; negative: it is mated), for a mate value.
-int mate_in_moves(float value);
-
-// Tablebase wins score kTablebaseWin minus kMateStep per ply (at most kTablebasePlies), losses
-// the mirror: inside the mate band, so that the transposition table keeps their distance, but
-// below every mate the search can reach (mates within 199 plies score more).
-inline constexpr float kTablebaseWin = 0.998f;
-inline constexpr int kTablebasePlies = 100;
-float tablebase_win_value(int ply);
-// A tablebase win or loss value (a mate value that is not a mate).
-bool is_tablebase_value(float value);
-// For a tablebase value: plies to the tablebase position (positive: won, negative: lost).
-int tablebase_plies(float value);
 
 // Where and how the search probes the tables: after a zeroing move (capture or pawn move),
 // at most probe_limit pieces and no castling rights. With rule50, cursed wins and blessed

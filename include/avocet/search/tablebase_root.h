@@ -25,10 +25,6 @@ struct TablebaseMove {
   std::optional<int> dtz;
 };
 
-// Whether the tables cover `pos`: no castling rights, at most min(probe_limit,
-// tables.max_pieces()) pieces.
-bool tablebase_applies(const Position& pos, const syzygy::Tablebases& tables, int probe_limit);
-
 // Every legal move of `pos`, best first: by WDL, then (when every DTZ is known) by DTZ, the
 // shortest win and the longest loss first. `halfmove_clock` is the root's 50-move counter.
 // Empty when the tables do not apply, the position has no legal move, or a WDL table is

@@ -16,13 +16,9 @@
 #pragma once
 
 #include "avocet/chess/position.h"
+#include "avocet/search/value.h"
 
 namespace avocet::search {
-
-// Per mille for the side to move; win + draw + loss == 1000, each in [0, 1000].
-struct WdlPerMille {
-  int win = 0, draw = 0, loss = 0;
-};
 
 // The model's material: pawns 1, knights and bishops 3, rooks 5, queens 9, both sides.
 int wdl_material(const Position& pos);

@@ -56,6 +56,9 @@ class Tablebases {
   int table_count() const { return wdl_count_ + dtz_count_; }
   // Most pieces of any WDL table found (0 when none): the useful SyzygyProbeLimit.
   int max_pieces() const { return max_pieces_; }
+  // Whether the tables cover `pos`: no castling rights, and at most min(probe_limit,
+  // max_pieces()) pieces. The one test of coverage; a probe outside it answers nullopt.
+  bool covers(const Position& pos, int probe_limit = 7) const;
   // Every problem reported so far.
   std::vector<std::string> errors() const;
 
@@ -87,7 +90,6 @@ class Tablebases {
   std::optional<EnPassantWdl> en_passant_wdl(const Position& pos) const;
   std::optional<int> dtz_without_ep(const Position& pos) const;
   std::optional<int> dtz_with_ep(const Position& pos) const;
-  bool usable(const Position& pos) const;
 
   ErrorCallback on_error_;
   mutable std::mutex errors_mutex_;

@@ -1,5 +1,6 @@
 // The engine's options, each defined once (as lc0's OptionId): its name, type, range, help
-// text and effect. One table serves the declarations printed for `uci`, `setoption`, the
+// text and its effect on the Engine. One table serves the declarations printed for `uci`,
+// `setoption`, the
 // `--Name=value` command-line arguments and `avocet --help`; a test checks README.md's
 // options table against it.
 //
@@ -18,35 +19,12 @@
 
 namespace avocet::uci {
 
-// UCI GUIs expect a non-empty default for a string option: these words stand for "none".
-inline constexpr std::string_view kEmbeddedNet = "<embedded>";
-inline constexpr std::string_view kNoTablebases = "<empty>";
-
-// The value of every option: the engine's, and those the UCI loop acts on itself.
-struct Settings {
-  search::EngineOptions engine;
-  bool ponder = false;    // a hint to the GUI; `go ponder` works either way
-  bool show_wdl = false;  // add `wdl W D L` to info lines
-  // GUIs set UCI_AnalyseMode before an analysis; Avocet searches the same way for analysis
-  // and play, so it is kept only to be read back (Stockfish 15.1 ignores it likewise).
-  bool analyse_mode = false;
-  bool chess960 = false;  // castling text as king takes rook; Chess960 castling in FENs
-  std::string eval_file{kEmbeddedNet};
-  nn::Precision precision = nn::Precision::Auto;  // the net's arithmetic (nn/precision.h)
-  std::string syzygy_path{kNoTablebases};
-};
+using search::kEmbeddedNet;
+using search::kNoTablebases;
+using search::Settings;
 
 // Button: an action without a value (`setoption name Clear Hash`).
 enum class OptionType { Check, Spin, Combo, String, Button };
-
-// What must happen once a new value is written to Settings.
-enum class OptionEffect {
-  Engine,      // the Engine takes settings.engine (it may refuse: a Hash too large)
-  Loop,        // nothing more: the loop reads the value at each go
-  Network,     // load the net settings.eval_file names, in settings.precision
-  Tablebases,  // open the tables settings.syzygy_path names, into settings.engine
-  ClearHash,   // forget what earlier searches stored (the transposition table)
-};
 
 // A value that passed validate(): its text as UCI shows it, and its number (a spin's integer,
 // a check's 1 for true and 0 for false).
@@ -61,12 +39,18 @@ struct OptionSpec {
   int min = 0, max = 0;                     // spin
   std::vector<std::string_view> vars = {};  // combo
   std::string_view help;
-  OptionEffect effect;
+  // The option's effect on the engine, given the settings with the new value written: the
+  // engine takes them, or throws and keeps what it had (Engine's calls say what each throws).
+  std::function<void(search::Engine&, const Settings&)> apply;
   std::function<std::string(const Settings&)> read;          // the value, as UCI text
   std::function<void(Settings&, const OptionValue&)> write;  // sets it from a valid value
   // A field of SearchParameters: `puzzles` and `epd` also take it (--set Name=value).
   bool search_parameter = false;
 };
+
+// Sets option `spec` of `engine` to a valid `value`: writes it into a copy of the engine's
+// settings and applies that. Throws what the effect throws; the engine is then unchanged.
+void set_option(search::Engine& engine, const OptionSpec& spec, const OptionValue& value);
 
 // Every option, in the order `uci` declares them.
 const std::vector<OptionSpec>& option_specs();

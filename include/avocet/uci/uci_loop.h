@@ -1,7 +1,8 @@
 // The UCI command loop: translates protocol lines into Engine calls and Engine reports into
-// `info` / `bestmove` lines. Every error is reported as one `info string error: ...` line;
-// the loop never throws and the state stays as it was before the bad line. Every `go` gets
-// exactly one `bestmove`, a `go` with a bad parameter included (see on_go).
+// `info` / `bestmove` lines. The Engine holds all the state; the loop holds only the streams. Every
+// error is reported as one `info string error: ...` line; the loop never throws and the state stays
+// as it was before the bad line. Every `go` gets exactly one `bestmove`, a `go` with a bad
+// parameter included (see on_go).
 //
 // Some lines must reach a log even where a GUI hides info strings (python-chess drops them
 // during its handshake, so lichess-bot would report a misspelt option as "configuration OK"):
@@ -49,7 +50,8 @@ class UciLoop {
   // running search stops and prints its bestmove, even one held by `infinite` or `ponder`.
   void run(std::istream& in);
 
-  const Game& game() const { return game_; }
+  const Game& game() const { return engine_.game(); }
+  const search::Engine& engine() const { return engine_; }
   // Blocks until the current search has printed its bestmove (for tests).
   void wait_for_search() { engine_.wait(); }
   // An option's current value as UCI text; "" for an unknown name.
@@ -60,6 +62,9 @@ class UciLoop {
   void on_isready();
   void on_position(const std::vector<std::string_view>& words);
   void on_go(const std::vector<std::string_view>& words);
+  void on_go_perft(const std::vector<std::string_view>& words);
+  // Hands a checked request to the engine, with callbacks that print its info and bestmove.
+  void start_search(const search::GoRequest& request);
   void on_setoption(const std::vector<std::string_view>& words);
   void on_display();
   // Commands people type, as in Stockfish; they answer in plain lines on stdout.
@@ -72,22 +77,13 @@ class UciLoop {
   void on_flip();
   // `help`: the commands the loop understands.
   void on_help();
-  void apply_option(const OptionSpec& spec, const OptionValue& value);
-  // EvalFile's and Precision's effect: plays with the net `file` names (kEmbeddedNet: the
-  // embedded one) in `precision`; false when it cannot be loaded and the loop plays on with
-  // the net it had.
-  bool load_network(const std::string& file, nn::Precision precision);
-  // SyzygyPath's effect: the tables under `path` (kNoTablebases: none).
-  std::shared_ptr<const syzygy::Tablebases> open_tablebases(const std::string& path);
-  bool ensure_evaluator();
-  // Plays with `net`, read from `file` (kEmbedded for the default net), from the next `go` on
-  // (each search thread gets its own evaluator).
-  void use_network(std::shared_ptr<const nn::Network> net, const std::string& file);
-  // Which net plays now, for messages: "the embedded net N", "N (from FILE)", or "no network".
-  std::string current_net() const;
-  // Prints what the options set up and was not reported yet (see the top of this file);
-  // with `name_net`, the playing net whether it was named before or not.
+  // Prints what the engine set up and was not reported yet (Engine::take_reports); with
+  // `name_net`, the playing net whether it was named before or not.
   void print_reports(bool name_net);
+  // `info string ERROR: EvalFile: ...; keeping ...` for a net that could not be loaded.
+  static std::string network_error_line(const search::NetworkLoadError& e);
+  // Loads the embedded net if none plays yet; false (and an error line) if it cannot.
+  bool ensure_network();
   void print(const std::string& text);
   void error(std::string_view message);
   // A setoption error: `info string error: ...` on stdout and stderr.
@@ -102,17 +98,7 @@ class UciLoop {
   std::ostream& out_;
   std::ostream& err_;
   std::mutex out_mutex_;
-  Settings settings_;  // settings_.engine is what the Engine was last given
   search::Engine engine_;
-  bool has_evaluator_;
-  search::EvaluatorFactory evaluator_factory_;  // what the engine was given, for `eval`
-  std::string net_file_;  // where the playing net came from; empty for an evaluator passed in
-  bool net_reported_ = false;
-  std::string reports_;  // lines print_reports() owes
-  Game game_;
-  // False after a refused `position` until a valid one: a `go` must not play a move of the
-  // position before (illegal in the GUI's game), so it answers `bestmove 0000`.
-  bool has_position_ = true;
 };
 
 // Splits a line on blanks (spaces, tabs, carriage returns).
