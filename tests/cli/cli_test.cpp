@@ -557,6 +557,7 @@ TEST(Cli, NonsenseNumbersAndExtraArgumentsAreRefused) {
   const std::string sample = puzzle_sample();
   const std::string epd = std::string(AVOCET_TEST_DATA_DIR) + "/sts_sample.epd";
   const char* csv = sample.c_str();
+  const std::string shards = ::testing::TempDir() + "avocet_refused_shards";
   struct Case {
     std::vector<const char*> args;
     std::string error;
@@ -599,9 +600,13 @@ TEST(Cli, NonsenseNumbersAndExtraArgumentsAreRefused) {
       {{"perft", "0"}, "--depth must be 1 to 20, got 0"},
       {{"perft", "3", "4"}, "perft: unexpected argument '4' (see 'avocet perft --help')"},
       {{"perft", "3", "--max-nodes", "100"}, "perft: --max-nodes applies to --suite only"},
-      {{"datagen", "--threads", "0"}, "--threads must be 1 to 256, got 0"},
-      {{"datagen", "--positions", "0"}, "--positions must be >= 1, got 0"},
-      {{"datagen", "--temperature", "-1"}, "--temperature must be > 0, got -1"},
+      {{"datagen", "-o", shards.c_str(), "--threads", "0"}, "--threads must be 1 to 256, got 0"},
+      {{"datagen", "-o", shards.c_str(), "--positions", "0"}, "--positions must be >= 1, got 0"},
+      {{"datagen", "-o", shards.c_str(), "--temperature", "-1"},
+       "--temperature must be > 0, got -1"},
+      {{"datagen", "--from-tsv", csv}, "datagen needs -o DIR, the output folder"},
+      {{"tb", "8/8/8/8/8/2k5/8/KR6 w - - 0 1"},
+       "tb needs --path DIRS, the Syzygy table directories"},
       {{"actions", "x"}, "actions: unexpected argument 'x' (see 'avocet actions --help')"},
   };
   for (const Case& c : cases) {
@@ -609,6 +614,19 @@ TEST(Cli, NonsenseNumbersAndExtraArgumentsAreRefused) {
     EXPECT_EQ(r.status, 2) << c.error;
     EXPECT_EQ(r.out, "") << c.error;
     EXPECT_EQ(r.err, "avocet: " + c.error + "\n");
+  }
+}
+
+// `avocet datagen` alone used to start a Stockfish job writing into ./shards; the output
+// folder is now required, and without it nothing runs.
+TEST(Cli, DatagenWithoutAnOutputFolderRunsNothing) {
+  const bool had_shards = std::filesystem::exists("shards");
+  const Result r = run_cli({"datagen"});
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(r.out, "");
+  EXPECT_EQ(r.err, "avocet: datagen needs -o DIR, the output folder\n");
+  if (!had_shards) {
+    EXPECT_FALSE(std::filesystem::exists("shards"));
   }
 }
 
