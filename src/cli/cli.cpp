@@ -84,8 +84,8 @@ int version_command(const Args&, const Streams& io) {
 
 int help_command(const Args&, const Streams& io);
 
-// One table serves dispatch and the top-level help; README.md's command table lists the same
-// subcommands with the options of each (tests/cli/cli_test.cpp checks both).
+// One table serves dispatch and the top-level help; src/cli/README.md's command table lists the
+// same subcommands with the options of each (tests/cli/cli_test.cpp checks both).
 constexpr Subcommand kSubcommands[] = {
     {"bench", "bench [--depth D] [--weights FILE]", "fixed search; prints the node signature",
      bench_command},
@@ -97,12 +97,12 @@ constexpr Subcommand kSubcommands[] = {
      features_command},
     {"actions", "actions", "the 1968-move action table", actions_command},
     {"nnbench", "nnbench [--seconds S]", "network speed (positions/s, GFLOP/s)", nnbench_command},
-    {"datagen", "datagen [--from-tsv FILE...] [-o DIR]", "training shards (Stockfish labels)",
+    {"datagen", "datagen [--from-tsv FILE...] -o DIR", "training shards (Stockfish labels)",
      datagen_command},
     {"puzzles", "puzzles --file CSV [OPTIONS]", "Lichess puzzle bench, by rating and theme",
      puzzles_command},
     {"epd", "epd --file EPD [OPTIONS]", "bm/am and STS suites, by category", epd_command},
-    {"tb", "tb [--path DIRS] FEN", "Syzygy WDL/DTZ of a position and its moves", tb_command},
+    {"tb", "tb --path DIRS FEN", "Syzygy WDL/DTZ of a position and its moves", tb_command},
     {"version", "version, --version", "the version, commit and build flags", version_command},
     {"help", "help, --help", "this help", help_command},
 };

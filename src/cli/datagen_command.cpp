@@ -117,18 +117,24 @@ int selfplay(const cxxopts::ParseResult& parsed, const Streams& io) {
   o.temperature = positive_number_option(parsed, "temperature");
   const int workers = int(integer_option(parsed, "threads", 1, 256));
   const long target = long(integer_option(parsed, "positions", 1));
-  const std::string book_path = parsed["book"].as<std::string>();
-  TextInput book(book_path);
-  for (std::string line; std::getline(book.stream(), line);) {
-    const std::string fen = line.substr(0, line.find(';'));
-    if (fen.find_first_not_of(" \t\r") == std::string::npos) continue;
-    try {
-      o.book.push_back(Position::from_fen(fen).fen());
-    } catch (const FenError& e) {
-      fmt::print(io.err, "{}: skipped a bad opening: {}\n", book_path, e.what());
+  // Without a book every game starts from the start position; the softmax over Stockfish's
+  // scores in the first --opening-plies (at --opening-temperature) makes the games differ.
+  if (!parsed.count("book")) {
+    o.book.push_back(std::string(kStartFen));
+  } else {
+    const std::string book_path = parsed["book"].as<std::string>();
+    TextInput book(book_path);
+    for (std::string line; std::getline(book.stream(), line);) {
+      const std::string fen = line.substr(0, line.find(';'));
+      if (fen.find_first_not_of(" \t\r") == std::string::npos) continue;
+      try {
+        o.book.push_back(Position::from_fen(fen).fen());
+      } catch (const FenError& e) {
+        fmt::print(io.err, "{}: skipped a bad opening: {}\n", book_path, e.what());
+      }
     }
+    if (o.book.empty()) throw std::runtime_error(fmt::format("no openings in '{}'", book_path));
   }
-  if (o.book.empty()) throw std::runtime_error(fmt::format("no openings in '{}'", book_path));
 
   const std::string output = parsed["output"].as<std::string>();
   std::filesystem::create_directories(output);
@@ -145,7 +151,11 @@ int selfplay(const cxxopts::ParseResult& parsed, const Streams& io) {
       ++existing;
     }
   }
-  fmt::print(io.out, "{} openings, {} worker{}, ", o.book.size(), workers, workers == 1 ? "" : "s");
+  if (parsed.count("book"))
+    fmt::print(io.out, "{} openings, ", o.book.size());
+  else
+    fmt::print(io.out, "the start position (no --book), ");
+  fmt::print(io.out, "{} worker{}, ", workers, workers == 1 ? "" : "s");
   if (existing > 0)
     fmt::print(io.out, "{} positions already in {} (resuming)\n", existing, output);
   else
@@ -195,13 +205,13 @@ int datagen_command(const Args& args, const Streams& io) {
   auto add = options.add_options();
   add("from-tsv", "convert these Stockfish annotation files (.tsv or .tsv.xz)",
       cxxopts::value<std::vector<std::string>>());
-  add("o,output", "output folder", cxxopts::value<std::string>()->default_value("shards"));
+  add("o,output", "output folder (required)", cxxopts::value<std::string>());
   add("shard-size", "positions per shard (0: one shard per input)",
       cxxopts::value<long long>()->default_value("100000"));
   add("stockfish", "Stockfish binary",
       cxxopts::value<std::string>()->default_value("/usr/games/stockfish"));
-  add("book", "openings (EPD/FEN lines, .xz allowed)",
-      cxxopts::value<std::string>()->default_value("../shared/data/books/noob_3moves.epd"));
+  add("book", "openings, EPD/FEN lines, .xz allowed (default: the start position)",
+      cxxopts::value<std::string>());
   add("depth", "Stockfish depth per position", cxxopts::value<long long>()->default_value("7"));
   add("nodes", "Stockfish nodes per position instead of depth (0: use the depth)",
       cxxopts::value<long long>()->default_value("0"));
@@ -222,6 +232,10 @@ int datagen_command(const Args& args, const Streams& io) {
   options.positional_help("[FILE...]");
   const auto parsed = parse_args(options, args);
   if (help_requested(parsed, options, io)) return 0;
+  // Required rather than defaulted: a mistyped command must not start a Stockfish job that
+  // writes into whatever folder it was run from.
+  if (!parsed.count("output"))
+    throw std::invalid_argument("datagen needs -o DIR, the output folder");
   if (parsed.count("from-tsv"))
     return import_tsv(parsed["from-tsv"].as<std::vector<std::string>>(),
                       parsed["output"].as<std::string>(),

@@ -3,7 +3,6 @@
 #include <fmt/ostream.h>
 #include <fmt/ranges.h>
 
-#include <filesystem>
 #include <stdexcept>
 
 #include "avocet/chess/move_text.h"
@@ -15,8 +14,6 @@
 namespace avocet::cli {
 
 namespace {
-
-constexpr const char* kDefaultPath = "../shared/data/syzygy";
 
 const char* wdl_name(syzygy::Wdl w) {
   switch (w) {
@@ -45,26 +42,21 @@ int tb_command(const Args& args, const Streams& io) {
                            "FEN's halfmove clock against the 50-move rule.");
   options.positional_help("FEN");
   auto add = options.add_options();
-  add("path", "table directories, ':'-separated (default: ../shared/data/syzygy)",
-      cxxopts::value<std::string>()->default_value(""));
+  add("path", "table directories, ':'-separated (required)", cxxopts::value<std::string>());
   add("fen", "position (quote it, or give its fields as separate words)",
       cxxopts::value<std::vector<std::string>>());
   add("h,help", "print this help");
   options.parse_positional({"fen"});
   const auto parsed = parse_args(options, args);
   if (help_requested(parsed, options, io)) return 0;
+  // No default: a path compiled into the binary would point at one machine's folders.
+  if (!parsed.count("path") || parsed["path"].as<std::string>().empty())
+    throw std::invalid_argument("tb needs --path DIRS, the Syzygy table directories");
   if (!parsed.count("fen")) throw std::invalid_argument("tb needs a FEN");
   const Position pos = Position::from_fen(
       fmt::format("{}", fmt::join(parsed["fen"].as<std::vector<std::string>>(), " ")));
 
-  std::string path = parsed["path"].as<std::string>();
-  if (path.empty()) {
-    std::error_code ec;
-    if (!std::filesystem::is_directory(kDefaultPath, ec))
-      throw std::invalid_argument(
-          fmt::format("tb: no tables at the default {}; give --path DIRS", kDefaultPath));
-    path = kDefaultPath;
-  }
+  const std::string path = parsed["path"].as<std::string>();
   const syzygy::Tablebases tables(path);
   if (tables.table_count() == 0) {
     const auto errors = tables.errors();

@@ -209,10 +209,11 @@ TEST(Cli, SubcommandHelpStatesEachDefaultOnce) {
   }
 }
 
-// README.md's command table documents what the help offers: a row for every subcommand, and
-// in its rows every option of the subcommand's --help (by its long or its short name).
+// src/cli/README.md's command table documents what the help offers: a row for every
+// subcommand, and in its rows every option of the subcommand's --help (by its long or its
+// short name). The help itself is not copied there: the binary's --help is its one source.
 TEST(Cli, ReadmeCommandTableMatchesTheHelp) {
-  const std::string path = std::string(AVOCET_SOURCE_DIR) + "/README.md";
+  const std::string path = std::string(AVOCET_SOURCE_DIR) + "/src/cli/README.md";
   std::ifstream readme(path);
   ASSERT_TRUE(readme) << path;
   std::vector<std::string> rows;
@@ -227,7 +228,7 @@ TEST(Cli, ReadmeCommandTableMatchesTheHelp) {
           command.find("`avocet " + name + "`") != std::string::npos)
         documented += row;
     }
-    ASSERT_FALSE(documented.empty()) << "no README row for avocet " << name;
+    ASSERT_FALSE(documented.empty()) << "no row for avocet " << name << " in " << path;
     std::istringstream lines(run_cli({name.c_str(), "--help"}).out);
     for (std::string line; std::getline(lines, line);) {
       if (!line.starts_with("  -") && !line.starts_with("      --")) continue;
@@ -246,7 +247,7 @@ TEST(Cli, ReadmeCommandTableMatchesTheHelp) {
         return false;
       };
       EXPECT_TRUE(names_it(long_name) || (!short_name.empty() && names_it(short_name)))
-          << long_name << " of avocet " << name << " is not in README.md's row";
+          << long_name << " of avocet " << name << " is not in its row in " << path;
     }
   }
 }
@@ -557,6 +558,7 @@ TEST(Cli, NonsenseNumbersAndExtraArgumentsAreRefused) {
   const std::string sample = puzzle_sample();
   const std::string epd = std::string(AVOCET_TEST_DATA_DIR) + "/sts_sample.epd";
   const char* csv = sample.c_str();
+  const std::string shards = ::testing::TempDir() + "avocet_refused_shards";
   struct Case {
     std::vector<const char*> args;
     std::string error;
@@ -599,9 +601,13 @@ TEST(Cli, NonsenseNumbersAndExtraArgumentsAreRefused) {
       {{"perft", "0"}, "--depth must be 1 to 20, got 0"},
       {{"perft", "3", "4"}, "perft: unexpected argument '4' (see 'avocet perft --help')"},
       {{"perft", "3", "--max-nodes", "100"}, "perft: --max-nodes applies to --suite only"},
-      {{"datagen", "--threads", "0"}, "--threads must be 1 to 256, got 0"},
-      {{"datagen", "--positions", "0"}, "--positions must be >= 1, got 0"},
-      {{"datagen", "--temperature", "-1"}, "--temperature must be > 0, got -1"},
+      {{"datagen", "-o", shards.c_str(), "--threads", "0"}, "--threads must be 1 to 256, got 0"},
+      {{"datagen", "-o", shards.c_str(), "--positions", "0"}, "--positions must be >= 1, got 0"},
+      {{"datagen", "-o", shards.c_str(), "--temperature", "-1"},
+       "--temperature must be > 0, got -1"},
+      {{"datagen", "--from-tsv", csv}, "datagen needs -o DIR, the output folder"},
+      {{"tb", "8/8/8/8/8/2k5/8/KR6 w - - 0 1"},
+       "tb needs --path DIRS, the Syzygy table directories"},
       {{"actions", "x"}, "actions: unexpected argument 'x' (see 'avocet actions --help')"},
   };
   for (const Case& c : cases) {
@@ -609,6 +615,19 @@ TEST(Cli, NonsenseNumbersAndExtraArgumentsAreRefused) {
     EXPECT_EQ(r.status, 2) << c.error;
     EXPECT_EQ(r.out, "") << c.error;
     EXPECT_EQ(r.err, "avocet: " + c.error + "\n");
+  }
+}
+
+// `avocet datagen` alone used to start a Stockfish job writing into ./shards; the output
+// folder is now required, and without it nothing runs.
+TEST(Cli, DatagenWithoutAnOutputFolderRunsNothing) {
+  const bool had_shards = std::filesystem::exists("shards");
+  const Result r = run_cli({"datagen"});
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(r.out, "");
+  EXPECT_EQ(r.err, "avocet: datagen needs -o DIR, the output folder\n");
+  if (!had_shards) {
+    EXPECT_FALSE(std::filesystem::exists("shards"));
   }
 }
 
@@ -758,29 +777,6 @@ TEST(Cli, EpdReportsMissesAndCategories) {
   EXPECT_EQ(limited.out.rfind(epd + ": 2 positions (the first 2)\n", 0), 0u) << limited.out;
   EXPECT_NE(limited.out.find("\nsolved "), std::string::npos);
   EXPECT_EQ(limited.out.find("category"), std::string::npos) << limited.out;  // one category
-}
-
-// README.md shows `avocet puzzles --help` and `avocet epd --help` verbatim (less trailing
-// spaces): a changed option must change the README too.
-TEST(Cli, ReadmeShowsTheSubcommandHelp) {
-  const auto strip_trailing_spaces = [](const std::string& text) {
-    std::string out;
-    std::istringstream in(text);
-    for (std::string line; std::getline(in, line);) {
-      line.erase(line.find_last_not_of(' ') + 1);
-      out += line + "\n";
-    }
-    return out;
-  };
-  const std::string readme =
-      strip_trailing_spaces(read_text(std::string(AVOCET_SOURCE_DIR) + "/README.md"));
-  for (const char* command : {"puzzles", "epd"}) {
-    const Result r = run_cli({command, "--help"});
-    ASSERT_EQ(r.status, 0);
-    EXPECT_NE(readme.find("```\n" + strip_trailing_spaces(r.out) + "```\n"), std::string::npos)
-        << command << " --help is not in README.md as it prints:\n"
-        << r.out;
-  }
 }
 
 TEST(Cli, TbPrintsWdlDtzAndEveryMoveBestFirst) {

@@ -125,5 +125,26 @@ TEST(UciProcess, DatagenNamesACrashedEngineAndKeepsItsShards) {
   std::filesystem::remove_all(dir);
 }
 
+// Without --book every game starts from the start position (there is no default book file).
+TEST(UciProcess, DatagenWithoutABookStartsFromTheStartPosition) {
+  const std::string engine = fake_engine("crashing", kCrashingEngine);
+  const std::string dir = ::testing::TempDir() + "avocet_no_book_shards";
+  std::filesystem::remove_all(dir);
+
+  const char* argv[] = {"avocet", "datagen",   "--stockfish", engine.c_str(),
+                        "-o",     dir.c_str(), "--positions", "10"};
+  std::istringstream in;
+  std::ostringstream out, err;
+  EXPECT_EQ(cli::run(int(std::size(argv)), argv, in, out, err), 2);
+  EXPECT_EQ(out.str().rfind("the start position (no --book), 1 worker, writing to " + dir, 0), 0u)
+      << out.str();
+  std::ifstream annotations(dir + "/sf-seed1-worker0.tsv");
+  std::string first;
+  ASSERT_TRUE(std::getline(annotations, first)) << err.str();
+  EXPECT_EQ(first, "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\te2e4:30");
+  EXPECT_TRUE(no_children());
+  std::filesystem::remove_all(dir);
+}
+
 }  // namespace
 }  // namespace avocet::datagen

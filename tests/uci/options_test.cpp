@@ -1,4 +1,4 @@
-// The options table: README.md's table must state what the definitions say, and each
+// The options table: src/uci/README.md's table must state what the definitions say, and each
 // option's value must survive the trip from UCI text into Settings and back.
 #include "avocet/uci/options.h"
 
@@ -24,10 +24,13 @@ std::string trim(std::string text, std::string_view strip = " `") {
   return text.substr(begin, text.find_last_not_of(strip) - begin + 1);
 }
 
-// The rows of README.md's options table (`| option | type | default | meaning |`): name,
-// type and default, without their backquotes.
+// The path of the document that holds the options table.
+const std::string kReadme = std::string(AVOCET_SOURCE_DIR) + "/src/uci/README.md";
+
+// The rows of src/uci/README.md's options table (`| option | type | default | meaning |`):
+// name, type and default, without their backquotes.
 std::vector<ReadmeRow> readme_rows() {
-  const std::string path = std::string(AVOCET_SOURCE_DIR) + "/README.md";
+  const std::string& path = kReadme;
   std::ifstream file(path);
   if (!file) throw std::runtime_error("cannot read " + path);
   std::vector<ReadmeRow> rows;
@@ -44,13 +47,14 @@ std::vector<ReadmeRow> readme_rows() {
     std::istringstream cells_of(line.substr(1));
     for (std::string cell; cells.size() < 3 && std::getline(cells_of, cell, '|');)
       cells.push_back(trim(cell));
-    if (cells.size() < 3) throw std::runtime_error("README.md: short options row: " + line);
+    if (cells.size() < 3) throw std::runtime_error(path + ": short options row: " + line);
     rows.push_back({cells[0], cells[1], cells[2]});
   }
+  if (!in_table) throw std::runtime_error(path + ": no options table");
   return rows;
 }
 
-// The type column as README.md writes it: "spin 1–65536", "combo search/argmax", "check",
+// The type column as the table writes it: "spin 1–65536", "combo search/argmax", "check",
 // "button" (whose default cell is empty).
 std::string readme_type(const OptionSpec& spec) {
   std::string text(type_name(spec.type));
@@ -62,7 +66,7 @@ std::string readme_type(const OptionSpec& spec) {
 TEST(Options, ReadmeTableMatchesTheDefinitions) {
   const std::vector<ReadmeRow> rows = readme_rows();
   const std::vector<OptionSpec>& specs = option_specs();
-  ASSERT_EQ(rows.size(), specs.size()) << "README.md's options table has another row count";
+  ASSERT_EQ(rows.size(), specs.size()) << kReadme << ": the options table has another row count";
   for (size_t i = 0; i < specs.size(); ++i) {
     SCOPED_TRACE(std::string(specs[i].name));
     EXPECT_EQ(rows[i].name, specs[i].name);

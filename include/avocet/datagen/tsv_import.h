@@ -1,5 +1,5 @@
-// Converts Stockfish annotation files (`FEN<TAB>move:score move:score ...`, as in
-// ../shared/data/sf-annotations) into training shards.
+// Converts Stockfish annotation files (`FEN<TAB>move:score move:score ...`, as `avocet datagen`
+// writes beside its shards; tools/README.md describes the format) into training shards.
 #pragma once
 
 #include <functional>
