@@ -121,6 +121,30 @@ TEST(Cli, BadDashDashOptionsExitWithStatus2) {
   EXPECT_NE(r.err.find(missing), std::string::npos) << r.err;
 }
 
+// A SyzygyPath that cannot take effect stops the program like a bad EvalFile: one line on
+// stderr, status 2, nothing on stdout (ccff59f printed an info string before `uci` and went
+// on with status 0). An empty one means no tables, as for setoption (ccff59f exited 2
+// silently, so lichess-bot's `SyzygyPath: ""` killed the engine).
+TEST(Cli, SyzygyPathOnTheCommandLine) {
+  for (const char* arg : {"--SyzygyPath=/nonexistent", "--SyzygyPath=/"}) {
+    const Result r = run_cli({arg}, "isready\nquit\n");
+    EXPECT_EQ(r.status, 2) << arg;
+    EXPECT_EQ(r.out, "") << arg;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+    EXPECT_EQ(r.err.rfind(std::string("avocet: ") + arg + ": ", 0), 0u) << r.err;
+  }
+  for (const char* arg : {"--SyzygyPath=", "--SyzygyPath"}) {
+    const Result r = run_cli({arg}, "isready\nquit\n");
+    EXPECT_EQ(r.status, 0) << arg << ": " << r.err;
+    EXPECT_EQ(r.out, "readyok\n") << arg;
+    EXPECT_EQ(r.err, "") << arg;
+  }
+  const std::string tables = "--SyzygyPath=" + std::string(AVOCET_TEST_DATA_DIR) + "/syzygy";
+  const Result r = run_cli({tables.c_str()}, "isready\nquit\n");
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out, "readyok\n");
+}
+
 TEST(Cli, NoArgumentsRunsUci) {
   const Result r = run_cli({}, "uci\nquit\n");
   EXPECT_EQ(r.status, 0);
