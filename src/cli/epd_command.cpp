@@ -22,6 +22,7 @@
 #include "avocet/search/search.h"
 #include "avocet/suites/epd.h"
 #include "commands.h"
+#include "suite_runner.h"
 
 namespace avocet::cli {
 
@@ -39,46 +40,26 @@ std::string column_id(std::string_view id, size_t width) {
 }
 
 const SearchBudget kDefaultBudget{std::nullopt, 1000};
-constexpr size_t kMalformedLinesShown = 20;
 
 struct Entry {
   suites::EpdEntry epd;
   std::string category;
 };
 
-// The entries of an EPD file (the first `limit`, if given). A file that yields none is an
-// error, with one line saying why.
+// The entries of an EPD file (the first `limit`, if given).
 std::vector<Entry> read_entries(const std::string& path, std::optional<long long> limit,
                                 const Streams& io) {
-  std::ifstream file = open_text_file(path, "EPD file");
   const std::string file_category = std::filesystem::path(path).stem().string();
   std::vector<Entry> entries;
-  std::vector<std::string> malformed;  // the first kMalformedLinesShown
-  size_t malformed_count = 0, lines = 0;
-  int line_number = 0;
-  for (std::string line; std::getline(file, line);) {
-    if (limit && entries.size() >= size_t(*limit)) break;
-    ++line_number;
-    if (line.find_first_not_of(" \t\r") == std::string::npos || line[0] == '#') continue;
-    ++lines;
-    try {
-      suites::EpdEntry epd = suites::parse_epd_line(line);
-      std::string category = suites::epd_category(epd.id);
-      entries.push_back({std::move(epd), category.empty() ? file_category : category});
-    } catch (const std::exception& e) {
-      if (++malformed_count <= kMalformedLinesShown)
-        malformed.push_back(fmt::format("{}:{}: {}", path, line_number, e.what()));
-    }
-  }
-  if (lines == 0)
-    throw std::runtime_error(fmt::format("no EPD positions in '{}': it holds no lines", path));
-  if (entries.empty())
-    throw std::runtime_error(fmt::format(
-        "no EPD positions in '{}': none of its {} lines is an EPD line with bm, am or points; "
-        "first: {}",
-        path, lines, malformed.front()));
-  for (const std::string& message : malformed) fmt::print(io.err, "{}\n", message);
-  if (malformed_count) fmt::print(io.err, "{} malformed lines skipped\n", malformed_count);
+  read_suite_lines(
+      path, {"EPD file", "EPD positions", "lines", "an EPD line with bm, am or points"},
+      [](long, const std::string& line) { return line[0] == '#'; },
+      [&](const std::string& line) {
+        suites::EpdEntry epd = suites::parse_epd_line(line);
+        std::string category = suites::epd_category(epd.id);
+        entries.push_back({std::move(epd), category.empty() ? file_category : category});
+      },
+      [&] { return limit && entries.size() >= size_t(*limit); }, io);
   return entries;
 }
 
@@ -101,6 +82,76 @@ std::string percent(int part, int whole) {
   return whole ? fmt::format("{:.1f}%", 100.0 * part / whole) : std::string("–");
 }
 
+// Searches every entry, `threads` at a time, and prints each result line as soon as those
+// before it in the file have printed.
+std::vector<Outcome> search_entries(const std::vector<Entry>& entries,
+                                    const BenchEngineSetup& setup, int threads, const Streams& io) {
+  std::vector<std::optional<Outcome>> outcomes(entries.size());
+  std::mutex print_mutex;
+  size_t next_to_print = 0;
+  Totals running;
+  Progress progress(io.err, io.err_is_terminal, entries.size(), "positions");
+  run_on_workers(entries.size(), threads, setup, [&](BenchEngine& engine, size_t i) {
+    const suites::EpdEntry& e = entries[i].epd;
+    engine.new_problem();
+    const Move move = engine.best_move(Game(e.position)).move;
+    Outcome outcome{"(none)", 0, suites::max_epd_score(e)};
+    if (!move.is_none()) {
+      outcome.move = to_san(e.position, move);
+      outcome.points = suites::score_epd_move(e, move);
+    }
+    std::lock_guard lock(print_mutex);
+    outcomes[i] = outcome;
+    running.add(outcome);
+    for (; next_to_print < entries.size() && outcomes[next_to_print]; ++next_to_print) {
+      const Outcome& o = *outcomes[next_to_print];
+      const suites::EpdEntry& printed = entries[next_to_print].epd;
+      progress.print_line(
+          io.out,
+          fmt::format(
+              "{:>4}  {:<28} {:<8} {:>6}  {}", next_to_print + 1, column_id(printed.id, 28), o.move,
+              fmt::format("{}/{}", o.points, o.max_points),
+              o.points == o.max_points ? std::string("ok") : suites::expected_epd_moves(printed)));
+    }
+    progress.update(
+        size_t(running.positions),
+        fmt::format("{} solved, {} of points", percent(running.solved, running.positions),
+                    percent(running.points, running.max_points)));
+  });
+  progress.finish();
+  std::vector<Outcome> done;
+  for (const auto& o : outcomes) done.push_back(*o);
+  return done;
+}
+
+// The totals, and a table by category when the suite has more than one.
+void print_summary(std::ostream& out, const std::vector<Entry>& entries,
+                   const std::vector<Outcome>& outcomes) {
+  Totals all;
+  std::map<std::string, Totals> by_category;
+  std::vector<std::string> category_order;  // as they first appear in the file
+  for (size_t i = 0; i < entries.size(); ++i) {
+    if (!by_category.contains(entries[i].category)) category_order.push_back(entries[i].category);
+    by_category[entries[i].category].add(outcomes[i]);
+    all.add(outcomes[i]);
+  }
+  fmt::print(out, "\nsolved {}/{} ({}), points {}/{} ({})\n", all.solved, all.positions,
+             percent(all.solved, all.positions), all.points, all.max_points,
+             percent(all.points, all.max_points));
+  if (by_category.size() > 1) {
+    size_t width = 8;
+    for (const std::string& c : category_order) width = std::max(width, c.size());
+    fmt::print(out, "\n{:<{}} {:>9} {:>7} {:>11} {:>7}\n", "category", width, "positions", "solved",
+               "points", "score");
+    for (const std::string& c : category_order) {
+      const Totals& t = by_category[c];
+      fmt::print(out, "{:<{}} {:>9} {:>7} {:>11} {:>7}\n", c, width, t.positions, t.solved,
+                 fmt::format("{}/{}", t.points, t.max_points), percent(t.points, t.max_points));
+    }
+  }
+  out.flush();
+}
+
 }  // namespace
 
 int epd_command(const Args& args, const Streams& io) {
@@ -114,6 +165,7 @@ int epd_command(const Args& args, const Streams& io) {
   add("threads", "positions searched in parallel", cxxopts::value<long long>()->default_value("1"),
       "T");
   add_weights_option(options);
+  add_bench_engine_options(options);
   add("h,help", "print this help");
   const auto parsed = parse_args(options, args);
   if (help_requested(parsed, options, io)) return 0;
@@ -125,83 +177,20 @@ int epd_command(const Args& args, const Streams& io) {
   const std::string path = parsed["file"].as<std::string>();
   const std::vector<Entry> entries = read_entries(path, limit, io);
   const std::shared_ptr<const nn::Network> network = network_option(parsed);
+  const BenchEngineSetup setup = bench_engine_setup(
+      parsed, [network] { return nn::make_evaluator(network); }, network->description(),
+      search::Mode::Search, budget, parameters.params);
 
   fmt::print(io.out, "{}: {} positions{}\n", path, entries.size(),
              limit ? fmt::format(" (the first {})", *limit) : "");
-  fmt::print(io.out, "net {}, {}{}, {} thread{}\n", network->description(), budget.text("position"),
-             parameters.set.empty() ? "" : ", " + parameters.text(), threads,
+  fmt::print(io.out, "net {}, {}{}, {} MB table{}, {} thread{}\n", network->description(),
+             budget.text("position"), parameters.set.empty() ? "" : ", " + parameters.text(),
+             setup.settings.engine.hash_mb, setup.tables ? ", syzygy" : "", threads,
              threads == 1 ? "" : "s");
   fmt::print(io.out, "{:>4}  {:<28} {:<8} {:>6}  {}\n", "#", "id", "move", "points",
              "expected (on a miss)");
   io.out.flush();
-
-  std::vector<std::optional<Outcome>> outcomes(entries.size());
-  std::atomic<size_t> next{0};
-  std::mutex print_mutex;
-  size_t next_to_print = 0;  // lines print in file order, each as soon as those before it have
-  Totals running;
-  Progress progress(io.err, io.err_is_terminal, entries.size(), "positions");
-  auto worker = [&] {
-    const auto evaluator = nn::make_evaluator(network);
-    search::TranspositionTable table(16);
-    for (size_t i = next++; i < entries.size(); i = next++) {
-      const suites::EpdEntry& e = entries[i].epd;
-      search::SearchControl control;
-      budget.apply(control);
-      table.clear();
-      search::Searcher searcher(*evaluator, table, parameters.params, control);
-      const search::IterationReport report = searcher.run(Game(e.position), {}, nullptr);
-      Outcome outcome{"(none)", 0, suites::max_epd_score(e)};
-      if (!report.lines.empty()) {
-        const Move move = report.lines.front().move;
-        outcome.move = to_san(e.position, move);
-        outcome.points = suites::score_epd_move(e, move);
-      }
-      std::lock_guard lock(print_mutex);
-      outcomes[i] = outcome;
-      running.add(outcome);
-      for (; next_to_print < entries.size() && outcomes[next_to_print]; ++next_to_print) {
-        const Outcome& o = *outcomes[next_to_print];
-        const suites::EpdEntry& printed = entries[next_to_print].epd;
-        progress.print_line(
-            io.out, fmt::format("{:>4}  {:<28} {:<8} {:>6}  {}", next_to_print + 1,
-                                column_id(printed.id, 28), o.move,
-                                fmt::format("{}/{}", o.points, o.max_points),
-                                o.points == o.max_points ? std::string("ok")
-                                                         : suites::expected_epd_moves(printed)));
-      }
-      progress.update(
-          size_t(running.positions),
-          fmt::format("{} solved, {} of points", percent(running.solved, running.positions),
-                      percent(running.points, running.max_points)));
-    }
-  };
-  std::vector<std::thread> workers;
-  for (int t = 0; t < threads; ++t) workers.emplace_back(worker);
-  for (auto& w : workers) w.join();
-  progress.finish();
-
-  std::map<std::string, Totals> by_category;
-  std::vector<std::string> category_order;  // as they first appear in the file
-  for (size_t i = 0; i < entries.size(); ++i) {
-    if (!by_category.contains(entries[i].category)) category_order.push_back(entries[i].category);
-    by_category[entries[i].category].add(*outcomes[i]);
-  }
-  fmt::print(io.out, "\nsolved {}/{} ({}), points {}/{} ({})\n", running.solved, running.positions,
-             percent(running.solved, running.positions), running.points, running.max_points,
-             percent(running.points, running.max_points));
-  if (by_category.size() > 1) {
-    size_t width = 8;
-    for (const std::string& c : category_order) width = std::max(width, c.size());
-    fmt::print(io.out, "\n{:<{}} {:>9} {:>7} {:>11} {:>7}\n", "category", width, "positions",
-               "solved", "points", "score");
-    for (const std::string& c : category_order) {
-      const Totals& t = by_category[c];
-      fmt::print(io.out, "{:<{}} {:>9} {:>7} {:>11} {:>7}\n", c, width, t.positions, t.solved,
-                 fmt::format("{}/{}", t.points, t.max_points), percent(t.points, t.max_points));
-    }
-  }
-  io.out.flush();
+  print_summary(io.out, entries, search_entries(entries, setup, threads, io));
   return 0;
 }
 

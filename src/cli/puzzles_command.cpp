@@ -44,6 +44,7 @@
 #include "avocet/search/search.h"
 #include "avocet/suites/puzzles.h"
 #include "commands.h"
+#include "suite_runner.h"
 
 namespace avocet::cli {
 
@@ -53,52 +54,36 @@ using Clock = std::chrono::steady_clock;
 using nlohmann::json;
 
 const SearchBudget kDefaultSearchBudget{400, std::nullopt};
-constexpr size_t kMalformedRowsShown = 20;
 // Accuracies over fewer puzzles than this are shown in parentheses in the theme table.
 constexpr int kFewPuzzles = 10;
 
 struct PuzzleFile {
   std::vector<suites::Puzzle> selected;
-  size_t rows = 0, puzzles = 0, in_range = 0;
+  size_t puzzles = 0, in_range = 0;
 };
 
 // Reads the puzzles `selection` picks. Without a sample, reading stops once the offset and
 // the limit are filled. A file that yields no puzzle is an error, with one line saying why.
 PuzzleFile read_puzzles(const std::string& path, const suites::PuzzleSelection& selection,
                         const Streams& io) {
-  std::ifstream file = open_text_file(path, "puzzle file");
   PuzzleFile found;
   std::vector<suites::Puzzle> in_range;
-  std::vector<std::string> malformed;  // the first kMalformedRowsShown, with their lines
-  size_t malformed_count = 0;
-  long line_number = 0;
-  for (std::string line; std::getline(file, line);) {
-    if (!selection.sample && selection.limit &&
-        in_range.size() >= selection.offset + *selection.limit)
-      break;
-    ++line_number;
-    if (line.find_first_not_of(" \t\r") == std::string::npos ||
-        (line_number == 1 && suites::is_puzzle_header(line)))
-      continue;
-    ++found.rows;
-    try {
-      suites::Puzzle puzzle = suites::parse_puzzle_row(line);
-      ++found.puzzles;
-      if (selection.in_rating_range(puzzle.rating)) in_range.push_back(std::move(puzzle));
-    } catch (const std::exception& e) {
-      if (++malformed_count <= kMalformedRowsShown)
-        malformed.push_back(fmt::format("{}:{}: {}", path, line_number, e.what()));
-    }
-  }
-  if (found.rows == 0)
-    throw std::runtime_error(fmt::format("no puzzles in '{}': it holds no rows", path));
-  if (found.puzzles == 0)
-    throw std::runtime_error(
-        fmt::format("no puzzles in '{}': none of its {} rows is a Lichess puzzle row "
-                    "(PuzzleId,FEN,Moves,Rating,...); first: {}",
-                    path, found.rows, malformed.front()));
-  for (const std::string& message : malformed) fmt::print(io.err, "{}\n", message);
-  if (malformed_count) fmt::print(io.err, "{} malformed rows skipped\n", malformed_count);
+  read_suite_lines(
+      path,
+      {"puzzle file", "puzzles", "rows", "a Lichess puzzle row (PuzzleId,FEN,Moves,Rating,...)"},
+      [](long number, const std::string& line) {
+        return number == 1 && suites::is_puzzle_header(line);
+      },
+      [&](const std::string& line) {
+        suites::Puzzle puzzle = suites::parse_puzzle_row(line);
+        ++found.puzzles;
+        if (selection.in_rating_range(puzzle.rating)) in_range.push_back(std::move(puzzle));
+      },
+      [&] {
+        return !selection.sample && selection.limit &&
+               in_range.size() >= selection.offset + *selection.limit;
+      },
+      io);
   found.in_range = in_range.size();
   if (in_range.empty())
     throw std::runtime_error(fmt::format("no puzzles in '{}' are rated {} to {} (of {})", path,
@@ -113,8 +98,8 @@ PuzzleFile read_puzzles(const std::string& path, const suites::PuzzleSelection& 
 
 // The settings that decide a result: results made with other ones are not mixed in by
 // --resume. (Where the net was read from does not matter, only which net it is.)
-constexpr const char* kDecidingSettings[] = {"mode",        "evaluator", "nodes",
-                                             "movetime_ms", "net_hash",  "parameters"};
+constexpr const char* kDecidingSettings[] = {"mode",     "evaluator",  "nodes",   "movetime_ms",
+                                             "net_hash", "parameters", "hash_mb", "syzygy"};
 
 // "" when `previous` and `current` agree on every deciding setting, else what differs:
 // `mode "argmax", not "search"; nodes null, not 50`.
@@ -249,9 +234,7 @@ void print_theme_table(std::ostream& out, const suites::PuzzleSummary& summary) 
     fmt::print(out, "(..): fewer than {} puzzles; –: none\n", kFewPuzzles);
 }
 
-}  // namespace
-
-int puzzles_command(const Args& args, const Streams& io) {
+cxxopts::Options puzzle_options() {
   cxxopts::Options options(
       "avocet puzzles",
       "Puzzle bench over a Lichess puzzle CSV (PuzzleId,FEN,Moves,Rating,...,Themes).");
@@ -270,10 +253,14 @@ int puzzles_command(const Args& args, const Streams& io) {
   add("evaluator", "net, or material (the baseline)",
       cxxopts::value<std::string>()->default_value("net"), "E");
   add_weights_option(options);
-  add("mode", "argmax (no search) or search",
+  // argmax, unlike UCI's Mode: the bench's first question is what the net alone solves.
+  add("mode",
+      "argmax (the net alone, as ChessBench measures it; UCI's Mode defaults to search) or "
+      "search (the engine as it plays)",
       cxxopts::value<std::string>()->default_value("argmax"), "M");
   add_search_budget_options(options, "move", kDefaultSearchBudget);
   add_search_parameter_option(options);
+  add_bench_engine_options(options);
   add("threads", "puzzles solved in parallel", cxxopts::value<long long>()->default_value("1"),
       "T");
   add("json", "write results to FILE as they come (JSON Lines)", cxxopts::value<std::string>(),
@@ -281,29 +268,11 @@ int puzzles_command(const Args& args, const Streams& io) {
   add("resume", "with --json: skip the puzzles FILE holds");
   add("label", "name of this run in the JSON (for plots)", cxxopts::value<std::string>(), "TEXT");
   add("h,help", "print this help");
-  const auto parsed = parse_args(options, args);
-  if (help_requested(parsed, options, io)) return 0;
-  if (!parsed.count("file")) throw cxxopts::exceptions::exception("puzzles needs --file CSV");
-  const std::string mode = parsed["mode"].as<std::string>();
-  if (mode != "argmax" && mode != "search")
-    throw cxxopts::exceptions::exception(
-        fmt::format("--mode must be argmax or search, got '{}'", mode));
-  const std::string evaluator_name = parsed["evaluator"].as<std::string>();
-  if (evaluator_name != "net" && evaluator_name != "material")
-    throw cxxopts::exceptions::exception(
-        fmt::format("--evaluator must be 'net' or 'material', got '{}'", evaluator_name));
-  const std::string weights = parsed["weights"].as<std::string>();
-  if (evaluator_name == "material" && !weights.empty())
-    throw std::invalid_argument("--weights applies to --evaluator net only");
-  const int threads = int(integer_option(parsed, "threads", 1, 256));
-  std::optional<SearchBudget> budget = given_search_budget(parsed);
-  if (mode == "argmax" && budget)
-    throw std::invalid_argument("--nodes and --movetime apply to --mode search only");
-  if (mode == "search" && !budget) budget = kDefaultSearchBudget;
-  const GivenSearchParameters parameters = given_search_parameters(parsed);
-  if (mode == "argmax" && !parameters.set.empty())
-    throw std::invalid_argument("--set applies to --mode search only");
+  return options;
+}
 
+// Which puzzles: the rating range, the offset, then a limit or a sample.
+suites::PuzzleSelection puzzle_selection(const cxxopts::ParseResult& parsed) {
   suites::PuzzleSelection selection;
   selection.min_rating = int(integer_option(parsed, "min-rating", 0, suites::kMaxPuzzleRating));
   selection.max_rating = int(integer_option(parsed, "max-rating", 0, suites::kMaxPuzzleRating));
@@ -318,158 +287,216 @@ int puzzles_command(const Args& args, const Streams& io) {
   selection.seed = uint64_t(integer_option(parsed, "seed", 0));
   if (parsed.count("seed") && !selection.sample)
     throw std::invalid_argument("--seed applies to --sample only");
+  return selection;
+}
 
-  const bool resume = parsed.count("resume") > 0;
-  if (resume && !parsed.count("json"))
+// Everything a run is set to do, checked.
+struct PuzzleRun {
+  std::string path, json_path, label;
+  bool resume = false;
+  int threads = 1;
+  suites::PuzzleSelection selection;
+  BenchEngineSetup setup;
+  std::string description;  // the evaluator and the mode, for the header
+  json settings;            // what decides a result (see kDecidingSettings), for the JSON
+};
+
+PuzzleRun puzzle_run(const cxxopts::ParseResult& parsed) {
+  if (!parsed.count("file")) throw cxxopts::exceptions::exception("puzzles needs --file CSV");
+  const std::string mode = parsed["mode"].as<std::string>();
+  if (mode != "argmax" && mode != "search")
+    throw cxxopts::exceptions::exception(
+        fmt::format("--mode must be argmax or search, got '{}'", mode));
+  const std::string evaluator_name = parsed["evaluator"].as<std::string>();
+  if (evaluator_name != "net" && evaluator_name != "material")
+    throw cxxopts::exceptions::exception(
+        fmt::format("--evaluator must be 'net' or 'material', got '{}'", evaluator_name));
+  const std::string weights = parsed["weights"].as<std::string>();
+  if (evaluator_name == "material" && !weights.empty())
+    throw std::invalid_argument("--weights applies to --evaluator net only");
+  std::optional<SearchBudget> budget = given_search_budget(parsed);
+  if (mode == "argmax" && budget)
+    throw std::invalid_argument("--nodes and --movetime apply to --mode search only");
+  const GivenSearchParameters parameters = given_search_parameters(parsed);
+  if (mode == "argmax" && !parameters.set.empty())
+    throw std::invalid_argument("--set applies to --mode search only");
+
+  PuzzleRun run;
+  run.path = parsed["file"].as<std::string>();
+  run.threads = int(integer_option(parsed, "threads", 1, 256));
+  run.selection = puzzle_selection(parsed);
+  run.resume = parsed.count("resume") > 0;
+  if (run.resume && !parsed.count("json"))
     throw cxxopts::exceptions::exception("--resume needs --json FILE");
-  // The results file first: a bad path must fail before a long run, not after it.
-  const std::string json_path = parsed.count("json") ? parsed["json"].as<std::string>() : "";
-  std::ofstream json_file;
-  if (!json_path.empty() && !resume) json_file = open_results_file(json_path, false);
+  run.json_path = parsed.count("json") ? parsed["json"].as<std::string>() : "";
   std::shared_ptr<const nn::Network> network;
   if (evaluator_name == "net") network = network_option(parsed);
-  auto make_evaluator = [&]() -> std::unique_ptr<nn::Evaluator> {
+  search::EvaluatorFactory evaluator = [network]() -> std::unique_ptr<nn::Evaluator> {
     if (network) return nn::make_evaluator(network);
     return std::make_unique<nn::MaterialEvaluator>();
   };
-  std::string mode_text = budget ? "search " + budget->text("move") : "argmax";
+  const std::string name = evaluator()->description();
+  run.setup = bench_engine_setup(parsed, evaluator, name,
+                                 mode == "search" ? search::Mode::Search : search::Mode::Argmax,
+                                 budget.value_or(kDefaultSearchBudget), parameters.params);
+  std::string mode_text = mode == "search" ? "search " + run.setup.budget.text("move") : "argmax";
   if (!parameters.set.empty()) mode_text += ", " + parameters.text();
-  json settings = {
+  const int hash_mb = run.setup.settings.engine.hash_mb;
+  const SearchBudget* b = mode == "search" ? &run.setup.budget : nullptr;
+  run.description =
+      fmt::format("{}, {}{}{}", name, mode_text, b ? fmt::format(", {} MB table", hash_mb) : "",
+                  run.setup.tables ? ", syzygy" : "");
+  run.settings = {
       {"mode", mode},
       {"evaluator", evaluator_name},
-      {"nodes", budget && budget->nodes ? json(*budget->nodes) : json()},
-      {"movetime_ms", budget && budget->movetime_ms ? json(*budget->movetime_ms) : json()},
+      {"nodes", b && b->nodes ? json(*b->nodes) : json()},
+      {"movetime_ms", b && b->movetime_ms ? json(*b->movetime_ms) : json()},
       {"net", network ? json(network->config().name) : json()},
       {"net_hash", network ? json(fmt::format("{:016x}", network->hash())) : json()},
       {"precision", network ? json(nn::precision_name(network->precision())) : json()},
-      {"weights", network ? json(weights.empty() ? "<embedded>" : weights) : json()}};
+      {"weights", network ? json(weights.empty() ? "<embedded>" : weights) : json()},
+      {"hash_mb", b ? json(hash_mb) : json()},
+      {"syzygy", parsed.count("syzygy") ? json(parsed["syzygy"].as<std::string>()) : json()}};
   // Only when given, so that results written before --set existed still --resume.
-  for (const auto& [name, value] : parameters.set) settings["parameters"][name] = value;
+  for (const auto& [option, value] : parameters.set) run.settings["parameters"][option] = value;
   // A short default label: the plot's legend shows it.
-  const std::string label =
-      parsed.count("label")
-          ? parsed["label"].as<std::string>()
-          : fmt::format("{}, {}", network ? network->config().name : "material", mode_text);
-  std::map<std::string, bool> previous;
-  if (resume) {
-    previous = read_previous_results(json_path, settings);
-    json_file = open_results_file(json_path, true);
-  }
+  run.label = parsed.count("label")
+                  ? parsed["label"].as<std::string>()
+                  : fmt::format("{}, {}", network ? network->config().name : "material", mode_text);
+  return run;
+}
 
-  const std::string path = parsed["file"].as<std::string>();
-  const PuzzleFile file = read_puzzles(path, selection, io);
-  const std::vector<suites::Puzzle>& puzzles = file.selected;
+// One puzzle's line of the JSON Lines results.
+json result_json(const suites::Puzzle& puzzle, const suites::PuzzleResult& result, double seconds,
+                 uint64_t nodes, const PuzzleRun& run) {
+  const auto text_or_null = [](const std::string& s) { return s.empty() ? json() : json(s); };
+  return json{{"id", puzzle.id},
+              {"rating", puzzle.rating},
+              {"rating_bucket", suites::kRatingBucketNames[suites::rating_bucket(puzzle.rating)]},
+              {"themes", puzzle.themes},
+              {"fen", puzzle.start.fen()},
+              {"solved", result.solved},
+              {"correct_moves", result.correct_moves},
+              {"solver_moves", suites::solver_moves(puzzle)},
+              {"mistake_fen", text_or_null(result.mistake_fen)},
+              {"expected", text_or_null(result.expected)},
+              {"played", text_or_null(result.played)},
+              {"seconds", std::round(seconds * 1e4) / 1e4},
+              {"nodes", nodes},
+              {"settings", run.settings},
+              {"label", run.label}};
+}
+
+// Solves the puzzles `to_solve` indexes, on run.threads workers; sets solved[i] for each and
+// writes its result line to `results` (when open) as it comes.
+void solve_puzzles(const PuzzleRun& run, const std::vector<suites::Puzzle>& puzzles,
+                   const std::vector<size_t>& to_solve, std::vector<int>& solved,
+                   std::ofstream& results, const Streams& io) {
+  size_t done = 0, solved_now = 0;  // under progress_mutex
+  std::mutex progress_mutex;
+  Progress progress(io.err, io.err_is_terminal && !to_solve.empty(), to_solve.size(), "puzzles");
+  bool write_failed = false;
+  run_on_workers(to_solve.size(), run.threads, run.setup, [&](BenchEngine& engine, size_t k) {
+    const suites::Puzzle& puzzle = puzzles[to_solve[k]];
+    engine.new_problem();
+    uint64_t nodes = 0;
+    const auto start = Clock::now();
+    const suites::PuzzleResult result = suites::solve_puzzle(puzzle, [&](const Game& game) {
+      const BenchEngine::Answer answer = engine.best_move(game);
+      nodes += answer.nodes;
+      return answer.move;
+    });
+    const double seconds = std::chrono::duration<double>(Clock::now() - start).count();
+    std::lock_guard lock(progress_mutex);
+    solved[to_solve[k]] = result.solved;
+    if (results.is_open()) {
+      results << result_json(puzzle, result, seconds, nodes, run).dump() << '\n';
+      results.flush();
+      write_failed = write_failed || !results;
+    }
+    solved_now += result.solved;
+    ++done;
+    progress.update(done, fmt::format("{:.1f}% solved", 100.0 * double(solved_now) / double(done)));
+  });
+  progress.finish();
+  if (write_failed) throw std::runtime_error(fmt::format("cannot write '{}'", run.json_path));
+}
+
+// The summary line that ends a results file.
+void write_summary_json(std::ofstream& results, const suites::PuzzleSummary& summary,
+                        double seconds, const PuzzleRun& run) {
+  json themes = json::object();
+  for (const auto& [theme, tally] : summary.by_theme) themes[theme] = tally_json(tally);
+  json summary_json = tally_json(summary.all);
+  summary_json["by_theme"] = themes;
+  summary_json["file"] = run.path;
+  summary_json["seconds_this_run"] = std::round(seconds * 100) / 100;
+  results
+      << json{{"summary", summary_json}, {"settings", run.settings}, {"label", run.label}}.dump()
+      << '\n';
+  results.flush();
+  if (!results) throw std::runtime_error(fmt::format("cannot write '{}'", run.json_path));
+}
+
+// "the first 1000", "a sample, seed 1", ...: how the puzzles were picked.
+std::string selection_text(const suites::PuzzleSelection& selection) {
   std::vector<std::string> how;
   if (selection.min_rating > 0 || selection.max_rating < suites::kMaxPuzzleRating)
     how.push_back(fmt::format("rated {} to {}", selection.min_rating, selection.max_rating));
   if (selection.offset) how.push_back(fmt::format("skipping the first {}", selection.offset));
   if (selection.limit) how.push_back(fmt::format("the first {}", *selection.limit));
   if (selection.sample) how.push_back(fmt::format("a sample, seed {}", selection.seed));
-  fmt::print(io.out, "{}: {} of {} puzzles{}\n", path, puzzles.size(), file.puzzles,
-             how.empty() ? "" : fmt::format(" ({})", fmt::join(how, ", ")));
-  fmt::print(io.out, "{}, {}, {} thread{}\n", make_evaluator()->description(), mode_text, threads,
-             threads == 1 ? "" : "s");
+  return how.empty() ? "" : fmt::format(" ({})", fmt::join(how, ", "));
+}
+
+}  // namespace
+
+int puzzles_command(const Args& args, const Streams& io) {
+  cxxopts::Options options = puzzle_options();
+  const auto parsed = parse_args(options, args);
+  if (help_requested(parsed, options, io)) return 0;
+  const PuzzleRun run = puzzle_run(parsed);
+  // The results file first: a bad path must fail before a long run, not after it.
+  std::ofstream results;
+  if (!run.json_path.empty() && !run.resume) results = open_results_file(run.json_path, false);
+  std::map<std::string, bool> previous;
+  if (run.resume) {
+    previous = read_previous_results(run.json_path, run.settings);
+    results = open_results_file(run.json_path, true);
+  }
+
+  const PuzzleFile file = read_puzzles(run.path, run.selection, io);
+  const std::vector<suites::Puzzle>& puzzles = file.selected;
+  fmt::print(io.out, "{}: {} of {} puzzles{}\n", run.path, puzzles.size(), file.puzzles,
+             selection_text(run.selection));
+  fmt::print(io.out, "{}, {} thread{}\n", run.description, run.threads,
+             run.threads == 1 ? "" : "s");
   io.out.flush();
 
-  std::vector<int> solved_flags(puzzles.size(), 0);
+  std::vector<int> solved(puzzles.size(), 0);
   std::vector<size_t> to_solve;  // indices into puzzles
   for (size_t i = 0; i < puzzles.size(); ++i) {
     const auto found = previous.find(puzzles[i].id);
     if (found != previous.end())
-      solved_flags[i] = found->second;
+      solved[i] = found->second;
     else
       to_solve.push_back(i);
   }
-  if (resume)
-    fmt::print(io.err, "{}: {} of {} puzzles already solved or failed, {} to go\n", json_path,
+  if (run.resume)
+    fmt::print(io.err, "{}: {} of {} puzzles already solved or failed, {} to go\n", run.json_path,
                puzzles.size() - to_solve.size(), puzzles.size(), to_solve.size());
-  std::atomic<size_t> next{0};
-  size_t done = 0, solved_now = 0;  // under progress_mutex
-  std::mutex progress_mutex;
-  Progress progress(io.err, io.err_is_terminal && !to_solve.empty(), to_solve.size(), "puzzles");
-  bool write_failed = false;
   const auto start = Clock::now();
-
-  auto worker = [&] {
-    const auto evaluator = make_evaluator();
-    search::TranspositionTable table(16);
-    uint64_t nodes = 0;  // of the puzzle being solved
-    const auto choose = [&](const Game& game) -> Move {
-      if (!budget) {
-        ++nodes;  // argmax: one evaluation of the position
-        return search::argmax_move(game, *evaluator);
-      }
-      search::SearchControl control;
-      budget->apply(control);
-      search::Searcher searcher(*evaluator, table, parameters.params, control);
-      const search::IterationReport r = searcher.run(game, search::Limits{}, nullptr);
-      nodes += r.nodes;
-      return r.lines.empty() ? Move::none() : r.lines.front().move;
-    };
-    for (size_t k = next++; k < to_solve.size(); k = next++) {
-      const suites::Puzzle& puzzle = puzzles[to_solve[k]];
-      table.clear();
-      nodes = 0;
-      const auto puzzle_start = Clock::now();
-      const suites::PuzzleResult result = suites::solve_puzzle(puzzle, choose);
-      const double seconds = std::chrono::duration<double>(Clock::now() - puzzle_start).count();
-      solved_flags[to_solve[k]] = result.solved;
-      std::lock_guard lock(progress_mutex);
-      if (json_file.is_open()) {
-        const auto text_or_null = [](const std::string& s) { return s.empty() ? json() : json(s); };
-        json_file << json{{"id", puzzle.id},
-                          {"rating", puzzle.rating},
-                          {"rating_bucket",
-                           suites::kRatingBucketNames[suites::rating_bucket(puzzle.rating)]},
-                          {"themes", puzzle.themes},
-                          {"fen", puzzle.start.fen()},
-                          {"solved", result.solved},
-                          {"correct_moves", result.correct_moves},
-                          {"solver_moves", suites::solver_moves(puzzle)},
-                          {"mistake_fen", text_or_null(result.mistake_fen)},
-                          {"expected", text_or_null(result.expected)},
-                          {"played", text_or_null(result.played)},
-                          {"seconds", std::round(seconds * 1e4) / 1e4},
-                          {"nodes", nodes},
-                          {"settings", settings},
-                          {"label", label}}
-                         .dump()
-                  << '\n';
-        json_file.flush();
-        write_failed = write_failed || !json_file;
-      }
-      solved_now += result.solved;
-      ++done;
-      progress.update(done,
-                      fmt::format("{:.1f}% solved", 100.0 * double(solved_now) / double(done)));
-    }
-  };
-  std::vector<std::thread> workers;
-  for (int t = 0; t < threads; ++t) workers.emplace_back(worker);
-  for (auto& w : workers) w.join();
-  progress.finish();
-  if (write_failed) throw std::runtime_error(fmt::format("cannot write '{}'", json_path));
+  solve_puzzles(run, puzzles, to_solve, solved, results, io);
   const double seconds = std::chrono::duration<double>(Clock::now() - start).count();
 
   suites::PuzzleSummary summary;
-  for (size_t i = 0; i < puzzles.size(); ++i) summary.add(puzzles[i], solved_flags[i] != 0);
+  for (size_t i = 0; i < puzzles.size(); ++i) summary.add(puzzles[i], solved[i] != 0);
   print_rating_table(io.out, summary.all);
   if (parsed.count("by-theme")) print_theme_table(io.out, summary);
   fmt::print(io.out, "{:.1f} s, {:.2f} puzzles/s\n", seconds,
              double(to_solve.size()) / std::max(seconds, 1e-9));
   io.out.flush();
-  if (json_file.is_open()) {
-    json themes = json::object();
-    for (const auto& [theme, tally] : summary.by_theme) themes[theme] = tally_json(tally);
-    json summary_json = tally_json(summary.all);
-    summary_json["by_theme"] = themes;
-    summary_json["file"] = path;
-    summary_json["seconds_this_run"] = std::round(seconds * 100) / 100;
-    json_file << json{{"summary", summary_json}, {"settings", settings}, {"label", label}}.dump()
-              << '\n';
-    json_file.flush();
-    if (!json_file) throw std::runtime_error(fmt::format("cannot write '{}'", json_path));
-  }
+  if (results.is_open()) write_summary_json(results, summary, seconds, run);
   return 0;
 }
 

@@ -414,7 +414,8 @@ TEST(Cli, PuzzlesJsonWritesOneLinePerPuzzle) {
   const nlohmann::json settings = {{"mode", "argmax"},     {"evaluator", "material"},
                                    {"nodes", nullptr},     {"movetime_ms", nullptr},
                                    {"net", nullptr},       {"net_hash", nullptr},
-                                   {"precision", nullptr}, {"weights", nullptr}};
+                                   {"precision", nullptr}, {"weights", nullptr},
+                                   {"hash_mb", nullptr},   {"syzygy", nullptr}};
   for (size_t i = 0; i < 5; ++i) {
     const nlohmann::json& row = lines[i];
     ids.insert(row.at("id").get<std::string>());
@@ -572,7 +573,7 @@ TEST(Cli, PuzzlesResumeSkipsWhatTheFileHoldsAndCountsIt) {
   EXPECT_EQ(other.status, 2);
   EXPECT_EQ(other.err, "avocet: --resume: " + path +
                            ":1: a result of other settings (mode \"argmax\", not \"search\"; nodes "
-                           "null, not 50); use another --json file\n");
+                           "null, not 50; hash_mb null, not 64); use another --json file\n");
   EXPECT_EQ(other.out, "");
 }
 
@@ -705,8 +706,10 @@ TEST(Cli, PuzzlesAndEpdTakeSearchParameters) {
                             "--mode", "search", "--nodes", "30", "--set", "PolicyTemperature=90",
                             "--set", "thresholdfactor=40", "--json", path.c_str()});
   ASSERT_EQ(r.status, 0) << r.err;
-  EXPECT_NE(r.out.find("search 30 nodes/move, PolicyTemperature=90, ThresholdFactor=40, 1 thread"),
-            std::string::npos)
+  EXPECT_NE(
+      r.out.find(
+          "search 30 nodes/move, PolicyTemperature=90, ThresholdFactor=40, 64 MB table, 1 thread"),
+      std::string::npos)
       << r.out;
   const std::vector<nlohmann::json> lines = read_json_lines(path);
   ASSERT_EQ(lines.size(), 6u);
@@ -725,7 +728,8 @@ TEST(Cli, PuzzlesAndEpdTakeSearchParameters) {
   const Result e = run_cli({"epd", "--file", epd.c_str(), "--nodes", "30", "--weights", net.c_str(),
                             "--limit", "1", "--set", "ThresholdStart=500"});
   ASSERT_EQ(e.status, 0) << e.err;
-  EXPECT_NE(e.out.find(", 30 nodes/position, ThresholdStart=500, 1 thread"), std::string::npos)
+  EXPECT_NE(e.out.find(", 30 nodes/position, ThresholdStart=500, 64 MB table, 1 thread"),
+            std::string::npos)
       << e.out;
 
   const std::pair<std::vector<const char*>, std::string> bad[] = {
@@ -759,7 +763,8 @@ TEST(Cli, EpdReportsMissesAndCategories) {
   for (std::string line; std::getline(in, line);) lines.push_back(line);
   ASSERT_GE(lines.size(), 3u + 5 + 2 + 5) << r.out;
   EXPECT_EQ(lines[0], epd + ": 5 positions");
-  EXPECT_NE(lines[1].find(", 30 nodes/position, 1 thread"), std::string::npos) << lines[1];
+  EXPECT_NE(lines[1].find(", 30 nodes/position, 64 MB table, 1 thread"), std::string::npos)
+      << lines[1];
   EXPECT_EQ(lines[2].rfind("   #  id ", 0), 0u) << lines[2];
   int points = 0, solved = 0;
   const char* expected[] = {"f5=10 Bf2=3 Be5+=2 Bg4=2", "dxe6=10 Qxf6=4", "O-O-O=10 Bc4=6 g4=5",

@@ -1,0 +1,128 @@
+#include "suite_runner.h"
+
+#include <fmt/format.h>
+#include <fmt/ostream.h>
+
+#include <atomic>
+#include <exception>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+#include "avocet/syzygy/tablebase.h"
+
+namespace avocet::cli {
+
+namespace {
+
+constexpr size_t kMalformedLinesShown = 20;
+
+}  // namespace
+
+void read_suite_lines(const std::string& path, const SuiteFormat& format,
+                      const std::function<bool(long, const std::string&)>& skip,
+                      const std::function<void(const std::string&)>& parse,
+                      const std::function<bool()>& enough, const Streams& io) {
+  std::ifstream file = open_text_file(path, format.file_kind);
+  std::vector<std::string> malformed;  // the first kMalformedLinesShown, with their numbers
+  size_t malformed_count = 0, lines = 0;
+  long line_number = 0;
+  for (std::string line; !enough() && std::getline(file, line);) {
+    ++line_number;
+    if (line.find_first_not_of(" \t\r") == std::string::npos || skip(line_number, line)) continue;
+    ++lines;
+    try {
+      parse(line);
+    } catch (const std::exception& e) {
+      if (++malformed_count <= kMalformedLinesShown)
+        malformed.push_back(fmt::format("{}:{}: {}", path, line_number, e.what()));
+    }
+  }
+  if (lines == 0)
+    throw std::runtime_error(
+        fmt::format("no {} in '{}': it holds no {}", format.items, path, format.lines));
+  if (malformed_count == lines)
+    throw std::runtime_error(fmt::format("no {} in '{}': none of its {} {} is {}; first: {}",
+                                         format.items, path, lines, format.lines, format.line_kind,
+                                         malformed.front()));
+  for (const std::string& message : malformed) fmt::print(io.err, "{}\n", message);
+  if (malformed_count)
+    fmt::print(io.err, "{} malformed {} skipped\n", malformed_count, format.lines);
+}
+
+void add_bench_engine_options(cxxopts::Options& options) {
+  const search::EngineOptions defaults;
+  options.add_options()("hash",
+                        fmt::format("transposition table MB per worker, as the UCI Hash "
+                                    "(default: {})",
+                                    defaults.hash_mb),
+                        cxxopts::value<long long>(), "MB")(
+      "syzygy", "Syzygy table directories, ':'-separated, as the UCI SyzygyPath (default: none)",
+      cxxopts::value<std::string>(), "DIRS");
+}
+
+BenchEngineSetup bench_engine_setup(const cxxopts::ParseResult& parsed,
+                                    search::EvaluatorFactory evaluator, std::string name,
+                                    search::Mode mode, const SearchBudget& budget,
+                                    const search::SearchParameters& params) {
+  BenchEngineSetup setup{std::move(evaluator), std::move(name), {}, nullptr, budget};
+  setup.settings.engine.mode = mode;
+  setup.settings.engine.params = params;
+  if (const auto hash = optional_integer_option(parsed, "hash", 1, 65536))
+    setup.settings.engine.hash_mb = int(*hash);
+  if (parsed.count("syzygy")) {
+    const std::string path = parsed["syzygy"].as<std::string>();
+    auto tables = std::make_shared<const syzygy::Tablebases>(path);
+    if (!tables->errors().empty())
+      throw std::invalid_argument(fmt::format("--syzygy {}: {}", path, tables->errors().front()));
+    if (tables->table_count() == 0)
+      throw std::invalid_argument(fmt::format("--syzygy {}: no Syzygy tables there", path));
+    setup.tables = std::move(tables);
+  }
+  return setup;
+}
+
+BenchEngine::BenchEngine(const BenchEngineSetup& setup)
+    : engine_(setup.evaluator, setup.evaluator_name) {
+  engine_.configure(setup.settings);
+  engine_.set_tablebases(setup.tables);
+  if (setup.budget.movetime_ms)
+    request_.clock.movetime = int(*setup.budget.movetime_ms);
+  else
+    request_.nodes = uint64_t(setup.budget.nodes.value_or(1));
+}
+
+BenchEngine::Answer BenchEngine::best_move(const Game& game) {
+  engine_.set_game(game);
+  Answer answer;
+  engine_.go(request_,
+             {[&answer](const search::SearchInfo& info) { answer.nodes = info.report.nodes; },
+              [&answer](Move best, Move) { answer.move = best; }});
+  engine_.wait();
+  return answer;
+}
+
+void run_on_workers(size_t count, int threads, const BenchEngineSetup& setup,
+                    const std::function<void(BenchEngine&, size_t)>& work) {
+  std::atomic<size_t> next{0};
+  // A worker that fails (a Hash that cannot be allocated) stops the others; its error is
+  // rethrown here, on the caller's thread.
+  std::exception_ptr failure;
+  std::mutex failure_mutex;
+  const auto worker = [&] {
+    try {
+      BenchEngine engine(setup);
+      for (size_t i = next++; i < count; i = next++) work(engine, i);
+    } catch (...) {
+      next = count;
+      std::lock_guard lock(failure_mutex);
+      if (!failure) failure = std::current_exception();
+    }
+  };
+  std::vector<std::thread> pool;
+  for (int t = 0; t < threads; ++t) pool.emplace_back(worker);
+  for (std::thread& t : pool) t.join();
+  if (failure) std::rethrow_exception(failure);
+}
+
+}  // namespace avocet::cli
