@@ -265,32 +265,71 @@ std::vector<Move> Searcher::principal_variation(const Position& root, Move first
   return pv;
 }
 
+std::vector<RootLine> Searcher::root_lines(const Position& root,
+                                           const std::vector<Move>& searchmoves) {
+  std::vector<RootLine> lines;
+  const MoveList all = legal_moves(root);
+  for (Move m : all)
+    if (searchmoves.empty() ||
+        std::find(searchmoves.begin(), searchmoves.end(), m) != searchmoves.end())
+      lines.push_back({m, 0.0f, {m}, {}});
+  if (lines.empty()) return lines;
+  std::array<float, MoveList::kCapacity> q;
+  network_values(root, all, {q.data(), all.size()});
+  for (RootLine& line : lines)
+    line.value = q[size_t(std::find(all.begin(), all.end(), line.move) - all.begin())];
+  std::stable_sort(lines.begin(), lines.end(),
+                   [](const RootLine& a, const RootLine& b) { return a.value > b.value; });
+  return lines;
+}
+
+IterationReport Searcher::report_of(const Position& root, const std::vector<RootLine>& lines,
+                                    int iterations) const {
+  IterationReport report;
+  report.iterations = iterations;
+  report.nodes = control_.nodes.load();
+  report.tbhits = control_.tbhits.load();
+  report.lines = lines;
+  for (RootLine& line : report.lines) line.pv = principal_variation(root, line.move);
+  report.depth = int(report.lines.front().pv.size());
+  // seldepth_ is the ply of the deepest expanded node; the move below it was valued by the
+  // network, one ply further.
+  report.seldepth = std::max(report.depth, seldepth_ + 1);
+  for (const RootLine& line : report.lines)
+    report.seldepth = std::max(report.seldepth, int(line.pv.size()));
+  return report;
+}
+
+bool Searcher::enough_iterations(const Limits& limits, int iterations,
+                                 const std::vector<RootLine>& lines, bool best_move_changed,
+                                 float value_drop, int iterations_unchanged,
+                                 std::chrono::steady_clock::time_point search_start) const {
+  if (limits.depth && iterations >= *limits.depth) return true;
+  const float best = lines.front().value;
+  if (limits.mate && is_mate_value(best) && !is_tablebase_value(best) && best > 0.5f &&
+      mate_in_moves(best) <= *limits.mate)
+    return true;
+  if (limits.soft_deadline && !control_.pondering) {
+    const auto start = limits.start.value_or(search_start);
+    const float margin = lines.size() > 1 ? lines[0].value - lines[1].value : 1.0f;
+    const std::chrono::duration<double> budget =
+        (*limits.soft_deadline - start) * soft_time_factor(iterations > 1 && best_move_changed,
+                                                           iterations > 1 ? value_drop : 0.0f,
+                                                           iterations_unchanged, margin);
+    if (std::chrono::steady_clock::now() - start >= budget) return true;
+  }
+  return control_.should_stop();
+}
+
 IterationReport Searcher::run(const Game& game, const Limits& limits,
                               const std::function<void(const IterationReport&)>& on_iteration) {
   const Position& root = game.position();
   keys_ = game.recent_keys();
   root_index_ = keys_.size();
-  std::vector<RootLine> lines;
-  for (Move m : legal_moves(root))
-    if (limits.searchmoves.empty() ||
-        std::find(limits.searchmoves.begin(), limits.searchmoves.end(), m) !=
-            limits.searchmoves.end())
-      lines.push_back({m, 0.0f, {}, {}});
+  std::vector<RootLine> lines = root_lines(root, limits.searchmoves);
   IterationReport report;
   if (lines.empty()) return report;
-
-  // Order the root by the network before the first iteration.
-  {
-    const MoveList all = legal_moves(root);
-    std::array<float, MoveList::kCapacity> q;
-    network_values(root, all, {q.data(), all.size()});
-    for (RootLine& line : lines)
-      line.value = q[std::find(all.begin(), all.end(), line.move) - all.begin()];
-    std::stable_sort(lines.begin(), lines.end(),
-                     [](const RootLine& a, const RootLine& b) { return a.value > b.value; });
-  }
   report.lines = lines;
-  for (RootLine& line : report.lines) line.pv = {line.move};
 
   // The first iteration expands at least the most likely root move.
   {
@@ -299,23 +338,12 @@ IterationReport Searcher::run(const Game& game, const Limits& limits,
     policy(q, params_.policy_temperature, pi);
     theta_ = std::min(params_.initial_threshold, double(*std::max_element(pi.begin(), pi.end())));
   }
-  const auto publish = [&](int iterations) {
-    report.iterations = iterations;
-    report.nodes = control_.nodes.load();
-    report.tbhits = control_.tbhits.load();
-    report.lines = lines;
-    for (RootLine& line : report.lines) line.pv = principal_variation(root, line.move);
-    report.depth = int(report.lines.front().pv.size());
-    // seldepth_ is the ply of the deepest expanded node; the move below it was valued by the
-    // network, one ply further.
-    report.seldepth = std::max(report.depth, seldepth_ + 1);
-    for (const RootLine& line : report.lines)
-      report.seldepth = std::max(report.seldepth, int(line.pv.size()));
-    if (on_iteration && iterations > 0) on_iteration(report);  // 0: the caller reports
-  };
   const auto search_start = std::chrono::steady_clock::now();
   int iterations_unchanged = 0;
-  for (int depth = 1; depth <= 64; ++depth, theta_ *= params_.threshold_factor) {
+  // Iterations go on until a limit says stop; below kSmallestThreshold no line of a real
+  // search is cut any more, so a position the search has solved stops there (after about
+  // 64 iterations at the default factor) instead of repeating the same tree.
+  for (int depth = 1; theta_ >= kSmallestThreshold; ++depth, theta_ *= params_.threshold_factor) {
     seldepth_ = 0;
     std::vector<RootLine> current = lines;
     const size_t completed = search_root(root, current);
@@ -324,32 +352,20 @@ IterationReport Searcher::run(const Game& game, const Limits& limits,
       // worse than another fully searched move: the previous best is searched first, so when
       // two lines completed and the best of them is another move, that move beat it.
       if (completed >= 2 && current.front().move != lines.front().move) {
-        lines = current;
-        publish(report.iterations);
+        report = report_of(root, current, report.iterations);
+        if (on_iteration && report.iterations > 0) on_iteration(report);  // 0: the caller's
       }
       break;
     }
     const bool best_move_changed = current.front().move != lines.front().move;
     const float value_drop = lines.front().value - current.front().value;
     iterations_unchanged = best_move_changed ? 0 : iterations_unchanged + 1;
-    lines = current;
-    publish(depth);
-
-    if (limits.depth && depth >= *limits.depth) break;
-    if (limits.mate && is_mate_value(lines.front().value) &&
-        !is_tablebase_value(lines.front().value) && lines.front().value > 0.5f &&
-        mate_in_moves(lines.front().value) <= *limits.mate)
+    lines = std::move(current);
+    report = report_of(root, lines, depth);
+    if (on_iteration) on_iteration(report);
+    if (enough_iterations(limits, depth, lines, best_move_changed, value_drop, iterations_unchanged,
+                          search_start))
       break;
-    if (limits.soft_deadline && !control_.pondering) {
-      const auto start = limits.start.value_or(search_start);
-      const float margin = lines.size() > 1 ? lines[0].value - lines[1].value : 1.0f;
-      const std::chrono::duration<double> budget =
-          (*limits.soft_deadline - start) * soft_time_factor(depth > 1 && best_move_changed,
-                                                             depth > 1 ? value_drop : 0.0f,
-                                                             iterations_unchanged, margin);
-      if (std::chrono::steady_clock::now() - start >= budget) break;
-    }
-    if (control_.should_stop()) break;
   }
   return report;
 }

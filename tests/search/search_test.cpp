@@ -41,6 +41,31 @@ Game after(const char* fen, std::initializer_list<const char*> moves) {
   return game;
 }
 
+// A large ThresholdFactor makes many small iterations: the search goes on to its limit
+// (ccff59f stopped after 64 iterations, so `go movetime 500` at ThresholdFactor 99 returned in
+// 71 ms). A solved position still stops, once theta is below kSmallestThreshold.
+TEST(Search, IterationsGoOnToTheLimitAtAnyThresholdFactor) {
+  nn::MaterialEvaluator evaluator;
+  TranspositionTable table(16);
+  SearchControl control;
+  SearchParameters params;
+  params.threshold_factor = 0.97;
+  Searcher searcher(evaluator, table, params, control);
+  Limits limits;
+  limits.depth = 70;
+  const IterationReport report = searcher.run(Game(), limits, nullptr);
+  EXPECT_EQ(report.iterations, 70);
+
+  // Bare kings: every line is a draw at once, so the iterations end at the smallest theta.
+  SearchControl solved_control;
+  Searcher solved(evaluator, table, SearchParameters{}, solved_control);
+  const IterationReport draw =
+      solved.run(Game(Position::from_fen("8/8/8/4k3/8/8/8/4K3 w - - 0 1")), Limits{}, nullptr);
+  EXPECT_EQ(draw.lines.front().value, kDraw);
+  EXPECT_LE(draw.iterations, 66);
+  EXPECT_GE(draw.iterations, 60);
+}
+
 TEST(Search, FindsMateInTwo) {
   // Lichess 000hf after ...Kxf7: Qe6+ Kf8 Qf7#.
   const Game game =
