@@ -101,8 +101,8 @@ int import_tsv(const std::vector<std::string>& inputs, const std::string& output
   return 0;
 }
 
-// Plays and labels games with Stockfish, one process per worker.
-int selfplay(const cxxopts::ParseResult& parsed, const Streams& io) {
+// The game and labelling options (all but the book, the workers and the target).
+datagen::SelfplayOptions selfplay_options(const cxxopts::ParseResult& parsed) {
   datagen::SelfplayOptions o;
   o.stockfish = parsed["stockfish"].as<std::string>();
   o.depth = int(integer_option(parsed, "depth", 1, 64));
@@ -115,30 +115,33 @@ int selfplay(const cxxopts::ParseResult& parsed, const Streams& io) {
         fmt::format("--blunder-rate must be 0 to 1, got {}", o.blunder_rate));
   o.opening_temperature = positive_number_option(parsed, "opening-temperature");
   o.temperature = positive_number_option(parsed, "temperature");
-  const int workers = int(integer_option(parsed, "threads", 1, 256));
-  const long target = long(integer_option(parsed, "positions", 1));
-  // Without a book every game starts from the start position; the softmax over Stockfish's
-  // scores in the first --opening-plies (at --opening-temperature) makes the games differ.
-  if (!parsed.count("book")) {
-    o.book.push_back(std::string(kStartFen));
-  } else {
-    const std::string book_path = parsed["book"].as<std::string>();
-    TextInput book(book_path);
-    for (std::string line; std::getline(book.stream(), line);) {
-      const std::string fen = line.substr(0, line.find(';'));
-      if (fen.find_first_not_of(" \t\r") == std::string::npos) continue;
-      try {
-        o.book.push_back(Position::from_fen(fen).fen());
-      } catch (const FenError& e) {
-        fmt::print(io.err, "{}: skipped a bad opening: {}\n", book_path, e.what());
-      }
-    }
-    if (o.book.empty()) throw std::runtime_error(fmt::format("no openings in '{}'", book_path));
-  }
+  return o;
+}
 
-  const std::string output = parsed["output"].as<std::string>();
-  std::filesystem::create_directories(output);
-  datagen::SeenPositions seen;
+// The openings of --book (bad ones skipped with a line on stderr). Without a book every game
+// starts from the start position; the softmax over Stockfish's scores in the first
+// --opening-plies (at --opening-temperature) makes the games differ.
+std::vector<std::string> opening_book(const cxxopts::ParseResult& parsed, const Streams& io) {
+  if (!parsed.count("book")) return {std::string(kStartFen)};
+  std::vector<std::string> book;
+  const std::string book_path = parsed["book"].as<std::string>();
+  TextInput input(book_path);
+  for (std::string line; std::getline(input.stream(), line);) {
+    const std::string fen = line.substr(0, line.find(';'));
+    if (fen.find_first_not_of(" \t\r") == std::string::npos) continue;
+    try {
+      book.push_back(Position::from_fen(fen).fen());
+    } catch (const FenError& e) {
+      fmt::print(io.err, "{}: skipped a bad opening: {}\n", book_path, e.what());
+    }
+  }
+  if (book.empty()) throw std::runtime_error(fmt::format("no openings in '{}'", book_path));
+  return book;
+}
+
+// Reads back the shards an earlier run left in `output` (cutting a record an interrupted run
+// left unfinished) into `seen`; returns how many positions they hold.
+long resume_shards(const std::string& output, datagen::SeenPositions& seen, const Streams& io) {
   long existing = 0;
   for (const auto& entry : std::filesystem::directory_iterator(output)) {
     if (entry.path().extension() != ".shard") continue;
@@ -151,16 +154,13 @@ int selfplay(const cxxopts::ParseResult& parsed, const Streams& io) {
       ++existing;
     }
   }
-  if (parsed.count("book"))
-    fmt::print(io.out, "{} openings, ", o.book.size());
-  else
-    fmt::print(io.out, "the start position (no --book), ");
-  fmt::print(io.out, "{} worker{}, ", workers, workers == 1 ? "" : "s");
-  if (existing > 0)
-    fmt::print(io.out, "{} positions already in {} (resuming)\n", existing, output);
-  else
-    fmt::print(io.out, "writing to {}\n", output);
+  return existing;
+}
 
+// Runs `workers` selfplay workers until they have written `target` new positions between
+// them, showing progress; the first worker's error stops them all and is thrown.
+void run_workers(const datagen::SelfplayOptions& o, int workers, long target,
+                 const std::string& output, datagen::SeenPositions& seen, const Streams& io) {
   std::atomic<long> written{0};
   std::atomic<bool> stop{false};
   std::vector<std::thread> threads;
@@ -195,6 +195,30 @@ int selfplay(const cxxopts::ParseResult& parsed, const Streams& io) {
   const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   fmt::print(io.out, "wrote {} positions in {:.1f} s ({:.2f} positions/s)\n", written.load(), s,
              written / std::max(s, 1e-9));
+}
+
+// Plays and labels games with Stockfish, one process per worker.
+int selfplay(const cxxopts::ParseResult& parsed, const Streams& io) {
+  datagen::SelfplayOptions o = selfplay_options(parsed);
+  const int workers = int(integer_option(parsed, "threads", 1, 256));
+  const long target = long(integer_option(parsed, "positions", 1));
+  o.book = opening_book(parsed, io);
+
+  const std::string output = parsed["output"].as<std::string>();
+  std::filesystem::create_directories(output);
+  datagen::SeenPositions seen;
+  const long existing = resume_shards(output, seen, io);
+  if (parsed.count("book"))
+    fmt::print(io.out, "{} openings, ", o.book.size());
+  else
+    fmt::print(io.out, "the start position (no --book), ");
+  fmt::print(io.out, "{} worker{}, ", workers, workers == 1 ? "" : "s");
+  if (existing > 0)
+    fmt::print(io.out, "{} positions already in {} (resuming)\n", existing, output);
+  else
+    fmt::print(io.out, "writing to {}\n", output);
+
+  run_workers(o, workers, target, output, seen, io);
   return 0;
 }
 

@@ -192,6 +192,143 @@ std::string precision_label(const nn::Network& net) {
                      nn::int8::kernel_name(net.trunk().blocks.front().qkv.quantized->kernel));
 }
 
+// --int8-kernel: the int8 products use the kernel it names, which this CPU must run.
+void select_int8_kernel_option(const cxxopts::ParseResult& parsed) {
+  if (!parsed.count("int8-kernel")) return;
+  const std::string name = parsed["int8-kernel"].as<std::string>();
+  const auto kernel = name == "vnni"   ? std::optional(nn::int8::Kernel::Vnni)
+                      : name == "avx2" ? std::optional(nn::int8::Kernel::Avx2)
+                                       : std::nullopt;
+  if (!kernel)
+    throw std::invalid_argument(fmt::format("--int8-kernel must be vnni or avx2, got '{}'", name));
+  if (!nn::int8::kernel_supported(*kernel))
+    throw std::invalid_argument(
+        fmt::format("--int8-kernel {}: this CPU does not have its instructions", name));
+  nn::int8::select_kernel(*kernel);
+}
+
+// Each entry makes its net in a given precision: the same weights, packed differently.
+using Maker = std::function<std::shared_ptr<const nn::Network>(nn::Precision)>;
+
+// The entries: the --weights files, else the standard random nets (house nets of four
+// shapes, the feature and attention variants of the smallest, and one searchless net).
+std::vector<Maker> network_makers(const cxxopts::ParseResult& parsed) {
+  std::vector<Maker> makers;
+  if (parsed.count("weights")) {
+    for (const std::string& path : parsed["weights"].as<std::vector<std::string>>()) {
+      nn::Network::load_file(path, nn::Precision::Fp32);  // a bad file stops before any row
+      makers.push_back([path](nn::Precision p) { return nn::Network::load_file(path, p); });
+    }
+    return makers;
+  }
+  auto random = [](nn::NetworkConfig c) {
+    return [c](nn::Precision p) { return nn::Network::random(c, 1, p); };
+  };
+  for (const auto& [d, layers] : {std::pair{128, 4}, {128, 8}, {256, 4}, {256, 8}}) {
+    makers.push_back(random(config(nn::Family::House, d, layers)));
+    if (d == 128 && layers == 4) {
+      // The cost of the feature groups against the line above, and of each attention
+      // position variant against the featured net (v12's shape).
+      makers.push_back(random(config(nn::Family::House, d, layers, true)));
+      for (const auto position : {nn::AttentionPosition::Bias, nn::AttentionPosition::Relative})
+        makers.push_back(random(config(nn::Family::House, d, layers, true, position)));
+    }
+  }
+  makers.push_back(random(config(nn::Family::Searchless, 256, 8)));
+  return makers;
+}
+
+// What the table measured, for the comparisons printed after it.
+struct Measurements {
+  // (d, L) -> ms/pos with 1 thread in the first precision measured.
+  std::map<std::pair<int, int>, double> house_ms, searchless_ms, featured_ms;
+  // (name, threads) -> positions/s per precision, for the precision ratios.
+  std::map<std::pair<std::string, int>, std::map<nn::Precision, double>> rates;
+};
+
+// Prints the table: a line on the positions, then one row per net, precision and thread
+// count, each measured for 2 x `seconds`.
+Measurements print_table(const std::vector<Maker>& makers,
+                         const std::vector<nn::Precision>& precisions,
+                         const std::vector<long long>& thread_counts,
+                         const std::vector<Sample>& samples, double seconds, const Streams& io) {
+  double moves = 0;
+  for (const Sample& s : samples) moves += double(s.moves.size());
+  fmt::print(io.out, "{} positions, {:.1f} legal moves on average\n", samples.size(),
+             moves / double(samples.size()));
+  fmt::print(io.out, "{:<31} {:>9} {:>7} {:>10} {:>9} {:>9} {:>10} {:>6}\n", "network", "precision",
+             "threads", "pos/s", "ms/pos", "GFLOP/s", "GEMM GF/s", "eff");
+  io.out.flush();  // each entry takes 2 x --seconds: show what is coming at once
+  Progress progress(io.err, io.err_is_terminal,
+                    makers.size() * precisions.size() * thread_counts.size(), "entries", 1);
+  size_t entries_done = 0;
+  Measurements m;
+  for (const Maker& make : makers) {
+    for (const nn::Precision precision : precisions) {
+      const std::shared_ptr<const nn::Network> net = make(precision);
+      const nn::NetworkConfig& c = net->config();
+      for (const long long thread_count : thread_counts) {
+        const int threads = int(thread_count);
+        const double gemm = gemm_gflops(*net, threads, seconds);
+        const Rate r = measure(net, samples, threads, seconds);
+        const double ms = 1000.0 / r.positions_per_second;
+        progress.print_line(
+            io.out,
+            fmt::format("{:<31} {:>9} {:>7} {:>10.1f} {:>9.3f} {:>9.1f} {:>10.1f} {:>5.0f}%",
+                        c.name, precision_label(*net), threads, r.positions_per_second,
+                        ms * threads, r.gflops, gemm, 100.0 * r.gflops / gemm));
+        progress.update(++entries_done);
+        m.rates[{c.name, threads}][net->precision()] = r.positions_per_second;
+        const bool featured = !c.square_groups.empty() || !c.move_groups.empty();
+        if (threads == 1 && precision == precisions.front())
+          (c.family == nn::Family::Searchless ? m.searchless_ms
+           : featured                         ? m.featured_ms
+                                              : m.house_ms)[{c.d_model, c.layers}] = ms;
+      }
+    }
+  }
+  progress.finish();
+  return m;
+}
+
+// The ratio of every two precisions measured (bf16 / fp32, int8 / fp32, int8 / bf16) per net
+// and thread count.
+void print_precision_ratios(const Measurements& m, const Streams& io) {
+  constexpr std::pair<nn::Precision, nn::Precision> kRatios[] = {
+      {nn::Precision::Bf16, nn::Precision::Fp32},
+      {nn::Precision::Int8, nn::Precision::Fp32},
+      {nn::Precision::Int8, nn::Precision::Bf16}};
+  for (const auto& [faster, slower] : kRatios)
+    for (const auto& [entry, by_precision] : m.rates)
+      if (by_precision.contains(faster) && by_precision.contains(slower))
+        fmt::print(io.out, "{} / {} positions/s for {} with {} thread{}: {:.2f}x\n",
+                   nn::precision_name(faster), nn::precision_name(slower), entry.first,
+                   entry.second, entry.second == 1 ? "" : "s",
+                   by_precision.at(faster) / by_precision.at(slower));
+}
+
+// Against the plain house net of the same shape: the searchless net's cost, and the featured
+// net's with the features computed alone (measured here, for `seconds`).
+void print_shape_comparisons(const Measurements& m, const std::vector<Sample>& samples,
+                             double seconds, const Streams& io) {
+  const auto& house_ms = m.house_ms;
+  for (const auto& [shape, ms] : m.searchless_ms)
+    if (house_ms.contains(shape))
+      fmt::print(io.out,
+                 "house / searchless cost per position at d={} L={}: {:.4f} ({:.0f}x cheaper)\n",
+                 shape.first, shape.second, house_ms.at(shape) / ms, ms / house_ms.at(shape));
+  if (m.featured_ms.empty()) return;
+  const double alone = feature_ms(samples, seconds);
+  for (const auto& [shape, ms] : m.featured_ms)
+    if (house_ms.contains(shape))
+      fmt::print(io.out,
+                 "feature groups at d={} L={}: featured net {:.3f} ms/pos against {:.3f} ms "
+                 "({:+.1f}%); the features alone take {:.3f} ms/pos ({:+.1f}% of the plain "
+                 "net's evaluation)\n",
+                 shape.first, shape.second, ms, house_ms.at(shape),
+                 100.0 * (ms / house_ms.at(shape) - 1), alone, 100.0 * alone / house_ms.at(shape));
+}
+
 }  // namespace
 
 int nnbench_command(const Args& args, const Streams& io) {
@@ -221,112 +358,14 @@ int nnbench_command(const Args& args, const Streams& io) {
   const double seconds = positive_number_option(parsed, "seconds");
   const std::vector<long long> thread_counts = parsed["threads"].as<std::vector<long long>>();
   for (const long long threads : thread_counts) check_range("threads", threads, 1, 256);
-  if (parsed.count("int8-kernel")) {
-    const std::string name = parsed["int8-kernel"].as<std::string>();
-    const auto kernel = name == "vnni"   ? std::optional(nn::int8::Kernel::Vnni)
-                        : name == "avx2" ? std::optional(nn::int8::Kernel::Avx2)
-                                         : std::nullopt;
-    if (!kernel)
-      throw std::invalid_argument(
-          fmt::format("--int8-kernel must be vnni or avx2, got '{}'", name));
-    if (!nn::int8::kernel_supported(*kernel))
-      throw std::invalid_argument(
-          fmt::format("--int8-kernel {}: this CPU does not have its instructions", name));
-    nn::int8::select_kernel(*kernel);
-  }
+  select_int8_kernel_option(parsed);
   const std::vector<nn::Precision> precisions = precisions_option(parsed);
-  // Each entry makes its net in a given precision: the same weights, packed differently.
-  using Maker = std::function<std::shared_ptr<const nn::Network>(nn::Precision)>;
-  std::vector<Maker> makers;
-  if (parsed.count("weights")) {
-    for (const std::string& path : parsed["weights"].as<std::vector<std::string>>()) {
-      nn::Network::load_file(path, nn::Precision::Fp32);  // a bad file stops before any row
-      makers.push_back([path](nn::Precision p) { return nn::Network::load_file(path, p); });
-    }
-  } else {
-    auto random = [](nn::NetworkConfig c) {
-      return [c](nn::Precision p) { return nn::Network::random(c, 1, p); };
-    };
-    for (const auto& [d, layers] : {std::pair{128, 4}, {128, 8}, {256, 4}, {256, 8}}) {
-      makers.push_back(random(config(nn::Family::House, d, layers)));
-      if (d == 128 && layers == 4) {
-        // The cost of the feature groups against the line above, and of each attention
-        // position variant against the featured net (v12's shape).
-        makers.push_back(random(config(nn::Family::House, d, layers, true)));
-        for (const auto position : {nn::AttentionPosition::Bias, nn::AttentionPosition::Relative})
-          makers.push_back(random(config(nn::Family::House, d, layers, true, position)));
-      }
-    }
-    makers.push_back(random(config(nn::Family::Searchless, 256, 8)));
-  }
+  const std::vector<Maker> makers = network_makers(parsed);
 
   const std::vector<Sample> samples = bench_samples();
-  double moves = 0;
-  for (const Sample& s : samples) moves += double(s.moves.size());
-  fmt::print(io.out, "{} positions, {:.1f} legal moves on average\n", samples.size(),
-             moves / double(samples.size()));
-  fmt::print(io.out, "{:<31} {:>9} {:>7} {:>10} {:>9} {:>9} {:>10} {:>6}\n", "network", "precision",
-             "threads", "pos/s", "ms/pos", "GFLOP/s", "GEMM GF/s", "eff");
-  io.out.flush();  // each entry takes 2 x --seconds: show what is coming at once
-  Progress progress(io.err, io.err_is_terminal,
-                    makers.size() * precisions.size() * thread_counts.size(), "entries", 1);
-  size_t entries_done = 0;
-  // (d, L) -> ms/pos with 1 thread in the first precision measured.
-  std::map<std::pair<int, int>, double> house_ms, searchless_ms, featured_ms;
-  // (name, threads) -> positions/s per precision, for the precision ratios.
-  std::map<std::pair<std::string, int>, std::map<nn::Precision, double>> rates;
-  for (const Maker& make : makers) {
-    for (const nn::Precision precision : precisions) {
-      const std::shared_ptr<const nn::Network> net = make(precision);
-      const nn::NetworkConfig& c = net->config();
-      for (const long long thread_count : thread_counts) {
-        const int threads = int(thread_count);
-        const double gemm = gemm_gflops(*net, threads, seconds);
-        const Rate r = measure(net, samples, threads, seconds);
-        const double ms = 1000.0 / r.positions_per_second;
-        progress.print_line(
-            io.out,
-            fmt::format("{:<31} {:>9} {:>7} {:>10.1f} {:>9.3f} {:>9.1f} {:>10.1f} {:>5.0f}%",
-                        c.name, precision_label(*net), threads, r.positions_per_second,
-                        ms * threads, r.gflops, gemm, 100.0 * r.gflops / gemm));
-        progress.update(++entries_done);
-        rates[{c.name, threads}][net->precision()] = r.positions_per_second;
-        const bool featured = !c.square_groups.empty() || !c.move_groups.empty();
-        if (threads == 1 && precision == precisions.front())
-          (c.family == nn::Family::Searchless ? searchless_ms
-           : featured                         ? featured_ms
-                                              : house_ms)[{c.d_model, c.layers}] = ms;
-      }
-    }
-  }
-  progress.finish();
-  constexpr std::pair<nn::Precision, nn::Precision> kRatios[] = {
-      {nn::Precision::Bf16, nn::Precision::Fp32},
-      {nn::Precision::Int8, nn::Precision::Fp32},
-      {nn::Precision::Int8, nn::Precision::Bf16}};
-  for (const auto& [faster, slower] : kRatios)
-    for (const auto& [entry, by_precision] : rates)
-      if (by_precision.contains(faster) && by_precision.contains(slower))
-        fmt::print(io.out, "{} / {} positions/s for {} with {} thread{}: {:.2f}x\n",
-                   nn::precision_name(faster), nn::precision_name(slower), entry.first,
-                   entry.second, entry.second == 1 ? "" : "s",
-                   by_precision.at(faster) / by_precision.at(slower));
-  for (const auto& [shape, ms] : searchless_ms)
-    if (house_ms.contains(shape))
-      fmt::print(io.out,
-                 "house / searchless cost per position at d={} L={}: {:.4f} ({:.0f}x cheaper)\n",
-                 shape.first, shape.second, house_ms[shape] / ms, ms / house_ms[shape]);
-  if (!featured_ms.empty()) {
-    const double alone = feature_ms(samples, seconds);
-    for (const auto& [shape, ms] : featured_ms)
-      if (house_ms.contains(shape))
-        fmt::print(io.out,
-                   "feature groups at d={} L={}: featured net {:.3f} ms/pos against {:.3f} ms "
-                   "({:+.1f}%); the features alone take {:.3f} ms/pos ({:+.1f}% of the plain "
-                   "net's evaluation)\n",
-                   shape.first, shape.second, ms, house_ms[shape],
-                   100.0 * (ms / house_ms[shape] - 1), alone, 100.0 * alone / house_ms[shape]);
-  }
+  const Measurements m = print_table(makers, precisions, thread_counts, samples, seconds, io);
+  print_precision_ratios(m, io);
+  print_shape_comparisons(m, samples, seconds, io);
   fmt::print(io.out,
              "GEMM GF/s: the trunk's matrix products alone, for the same shapes, precision and "
              "thread count, measured in this run (fp32: Eigen's own product); eff = GFLOP/s / "

@@ -171,38 +171,8 @@ std::string setup_encoding(Encoding& e, const Bytes& bytes, size_t offset, bool 
   return {};
 }
 
-// Reads the compression header at `offset`; `next` receives the offset after it.
-std::string setup_compression(Compression& c, const Bytes& bytes, size_t offset, uint64_t positions,
-                              bool wdl, size_t& next) {
-  if (!bytes.has(offset, 2)) return "compression header past the end";
-  const uint8_t flags = bytes.u8(offset);
-  if (flags & 0x80) {
-    c.constant = true;
-    c.constant_value = wdl ? bytes.u8(offset + 1) : 0;
-    next = offset + 2;
-    return {};
-  }
-  if (!bytes.has(offset, 12)) return "compression header past the end";
-  c.block_bits = bytes.u8(offset + 1);
-  c.index_bits = bytes.u8(offset + 2);
-  c.real_blocks = bytes.u32le(offset + 4);
-  c.total_blocks = c.real_blocks + bytes.u8(offset + 3);
-  c.max_len = bytes.u8(offset + 8);
-  c.min_len = bytes.u8(offset + 9);
-  if (c.block_bits > 32 || c.index_bits < 1 || c.index_bits > 62)
-    return "bad block size or index granularity";
-  if (c.total_blocks < c.real_blocks) return "bad block count";
-  if (c.min_len < 1 || c.max_len < c.min_len || c.max_len > 63) return "bad code lengths";
-  const int lengths = c.max_len - c.min_len + 1;
-  c.lowest_symbol = offset + 10;
-  if (!bytes.has(c.lowest_symbol, 2 * size_t(lengths) + 2)) return "symbol table past the end";
-  c.symbol_count = bytes.u16le(c.lowest_symbol + 2 * size_t(lengths));
-  c.symbol_pairs = c.lowest_symbol + 2 * size_t(lengths) + 2;
-  if (c.symbol_count == 0 || !bytes.has(c.symbol_pairs, 3 * uint64_t(c.symbol_count)))
-    return "symbol table past the end";
-  next = c.symbol_pairs + 3 * size_t(c.symbol_count) + (c.symbol_count & 1);
-
-  // Expansion lengths of symbols, children first (iteratively: the data may hold cycles).
+// Expansion lengths of symbols, children first (iteratively: the data may hold cycles).
+std::string setup_expansions(Compression& c, const Bytes& bytes) {
   c.expansion.assign(c.symbol_count, 0);
   std::vector<uint8_t> state(c.symbol_count, 0);  // 0 new, 1 on the stack, 2 done
   std::vector<uint32_t> stack;
@@ -243,15 +213,53 @@ std::string setup_compression(Compression& c, const Bytes& bytes, size_t offset,
       stack.pop_back();
     }
   }
+  return {};
+}
 
-  // Canonical Huffman code: base[l] is the smallest code of length min_len + l, left-aligned
-  // in 64 bits.
+// Canonical Huffman code: base[l] is the smallest code of length min_len + l, left-aligned
+// in 64 bits.
+void setup_code_bases(Compression& c, const Bytes& bytes) {
+  const int lengths = c.max_len - c.min_len + 1;
   c.base.assign(size_t(lengths), 0);
   for (int i = lengths - 2; i >= 0; --i)
     c.base[i] = (c.base[i + 1] + bytes.u16le(c.lowest_symbol + 2 * size_t(i)) -
                  bytes.u16le(c.lowest_symbol + 2 * size_t(i) + 2)) /
                 2;
   for (int i = 0; i < lengths; ++i) c.base[i] <<= 64 - (c.min_len + i);
+}
+
+// Reads the compression header at `offset`; `next` receives the offset after it.
+std::string setup_compression(Compression& c, const Bytes& bytes, size_t offset, uint64_t positions,
+                              bool wdl, size_t& next) {
+  if (!bytes.has(offset, 2)) return "compression header past the end";
+  const uint8_t flags = bytes.u8(offset);
+  if (flags & 0x80) {
+    c.constant = true;
+    c.constant_value = wdl ? bytes.u8(offset + 1) : 0;
+    next = offset + 2;
+    return {};
+  }
+  if (!bytes.has(offset, 12)) return "compression header past the end";
+  c.block_bits = bytes.u8(offset + 1);
+  c.index_bits = bytes.u8(offset + 2);
+  c.real_blocks = bytes.u32le(offset + 4);
+  c.total_blocks = c.real_blocks + bytes.u8(offset + 3);
+  c.max_len = bytes.u8(offset + 8);
+  c.min_len = bytes.u8(offset + 9);
+  if (c.block_bits > 32 || c.index_bits < 1 || c.index_bits > 62)
+    return "bad block size or index granularity";
+  if (c.total_blocks < c.real_blocks) return "bad block count";
+  if (c.min_len < 1 || c.max_len < c.min_len || c.max_len > 63) return "bad code lengths";
+  const int lengths = c.max_len - c.min_len + 1;
+  c.lowest_symbol = offset + 10;
+  if (!bytes.has(c.lowest_symbol, 2 * size_t(lengths) + 2)) return "symbol table past the end";
+  c.symbol_count = bytes.u16le(c.lowest_symbol + 2 * size_t(lengths));
+  c.symbol_pairs = c.lowest_symbol + 2 * size_t(lengths) + 2;
+  if (c.symbol_count == 0 || !bytes.has(c.symbol_pairs, 3 * uint64_t(c.symbol_count)))
+    return "symbol table past the end";
+  next = c.symbol_pairs + 3 * size_t(c.symbol_count) + (c.symbol_count & 1);
+  if (std::string e = setup_expansions(c, bytes); !e.empty()) return e;
+  setup_code_bases(c, bytes);
 
   const uint64_t entries = (positions + (uint64_t{1} << c.index_bits) - 1) >> c.index_bits;
   c.index_bytes = 6 * entries;
@@ -431,137 +439,171 @@ std::optional<uint64_t> encode_pawns(const Encoding& e, int lead_pawns, int othe
 
 std::unique_ptr<TableFile> TableFile::parse(TableKind kind, const Material& material,
                                             std::span<const uint8_t> span, std::string& error) {
+  std::unique_ptr<TableFile> t(new TableFile());
+  size_t p = 5;  // the piece lists follow the magic and the flags byte
+  std::string e = t->read_header(kind, material, span);
+  if (e.empty()) e = t->read_piece_lists(p);
+  if (e.empty()) e = t->read_compression_headers(p);
+  if (e.empty() && kind == TableKind::Dtz) e = t->read_value_maps(p);
+  if (e.empty()) e = t->place_blocks(p);
+  if (!e.empty()) {
+    error = std::move(e);
+    return std::unique_ptr<TableFile>();
+  }
+  return t;
+}
+
+// Checks the magic and the flags byte against the material, and derives from the material
+// what leads the index (pawns or unique pieces) and how many parts the table has.
+std::string TableFile::read_header(TableKind kind, const Material& material,
+                                   std::span<const uint8_t> span) {
   const Bytes bytes(span);
   const bool wdl = kind == TableKind::Wdl;
-  auto fail = [&](std::string message) {
-    error = std::move(message);
-    return std::unique_ptr<TableFile>();
-  };
-  if (!bytes.has(0, 5)) return fail("file too short for a header");
+  if (!bytes.has(0, 5)) return "file too short for a header";
   if (!std::equal(span.begin(), span.begin() + 4, wdl ? kWdlMagic : kDtzMagic))
-    return fail(wdl ? "bad magic bytes (not a Syzygy WDL table)"
-                    : "bad magic bytes (not a Syzygy DTZ table)");
+    return wdl ? "bad magic bytes (not a Syzygy WDL table)"
+               : "bad magic bytes (not a Syzygy DTZ table)";
   const int pieces = material.piece_count();
-  if (pieces < 3 || pieces > kMaxPieces) return fail("unsupported number of pieces");
+  if (pieces < 3 || pieces > kMaxPieces) return "unsupported number of pieces";
 
-  std::unique_ptr<TableFile> t(new TableFile());
-  t->kind_ = kind;
-  t->material_ = material;
-  t->white_ = material;
-  t->bytes_ = span;
+  kind_ = kind;
+  material_ = material;
+  white_ = material;
+  bytes_ = span;
   const uint8_t flags = bytes.u8(4);
-  t->split_ = wdl && (flags & 1);
+  split_ = wdl && (flags & 1);
   const bool pawns = material.has_pawns();
-  if (bool(flags & 2) != pawns) return fail("header flags disagree with the material");
-  t->files_ = pawns ? 4 : 1;
-  const int sides = t->split_ ? 2 : 1;
-  if (wdl && !t->split_ && !material.symmetric())
-    return fail("WDL table stores one side of an asymmetric material");
+  if (bool(flags & 2) != pawns) return "header flags disagree with the material";
+  files_ = pawns ? 4 : 1;
+  if (wdl && !split_ && !material.symmetric())
+    return "WDL table stores one side of an asymmetric material";
   if (pawns) {
     const int a = material.count(Color::White, PieceType::Pawn);
     const int b = material.count(Color::Black, PieceType::Pawn);
     const bool first_leads = a > 0 && (b == 0 || a < b);
-    t->lead_pawns_ = first_leads ? a : b;
-    t->other_pawns_ = first_leads ? b : a;
+    lead_pawns_ = first_leads ? a : b;
+    other_pawns_ = first_leads ? b : a;
   } else {
     int unique = 0;
     for (Color c : {Color::White, Color::Black})
       for (int p = 0; p < kPieceTypeCount; ++p) unique += material.count(c, PieceType(p)) == 1;
-    t->unique_lead_ = unique >= 3 ? 3 : 2;
+    unique_lead_ = unique >= 3 ? 3 : 2;
   }
-  t->parts_.assign(size_t(t->files_) * 2, Part());
+  parts_.assign(size_t(files_) * 2, Part());
+  return {};
+}
 
-  // Piece codes and group orders, per file.
-  size_t p = 5;
-  const int order_bytes = t->other_pawns_ > 0 ? 2 : 1;
+// Piece codes and group orders, per file; every file must list the same pieces, those of
+// the material (either colour first).
+std::string TableFile::read_piece_lists(size_t& p) {
+  const Bytes bytes(bytes_);
+  const int pieces = material_.piece_count();
+  const bool pawns = material_.has_pawns();
+  const int sides = split_ ? 2 : 1;
+  const int order_bytes = other_pawns_ > 0 ? 2 : 1;
   Material first_codes;
-  for (int f = 0; f < t->files_; ++f) {
-    if (!bytes.has(p, size_t(pieces + order_bytes))) return fail("piece list past the end");
+  for (int f = 0; f < files_; ++f) {
+    if (!bytes.has(p, size_t(pieces + order_bytes))) return "piece list past the end";
     for (int side = 0; side < sides; ++side) {
-      Part& part = t->parts_[size_t(f) * 2 + size_t(side)];
+      Part& part = parts_[size_t(f) * 2 + size_t(side)];
       part.present = true;
       const int shift = side ? 4 : 0;
       const int order = (bytes.u8(p) >> shift) & 15;
-      const int order2 = t->other_pawns_ > 0 ? (bytes.u8(p + 1) >> shift) & 15 : 15;
+      const int order2 = other_pawns_ > 0 ? (bytes.u8(p + 1) >> shift) & 15 : 15;
       Material codes;
       const std::string e =
-          setup_encoding(part.encoding, bytes, p + size_t(order_bytes), side, pieces,
-                         t->unique_lead_, t->lead_pawns_, t->other_pawns_, order, order2, f, codes);
-      if (!e.empty()) return fail(e + " (file " + std::to_string(f) + ")");
+          setup_encoding(part.encoding, bytes, p + size_t(order_bytes), side, pieces, unique_lead_,
+                         lead_pawns_, other_pawns_, order, order2, f, codes);
+      if (!e.empty()) return e + " (file " + std::to_string(f) + ")";
       if (f == 0 && side == 0) {
-        if (!(codes == material) && !(codes == material.mirrored()))
-          return fail("piece list does not match the material " + material.name());
+        if (!(codes == material_) && !(codes == material_.mirrored()))
+          return "piece list does not match the material " + material_.name();
         first_codes = codes;
         // Pawnless tables name their White by the pieces; with pawns, the file name does.
-        if (!pawns) t->white_ = codes;
+        if (!pawns) white_ = codes;
       } else if (!(codes == first_codes)) {
-        return fail("piece lists disagree");
+        return "piece lists disagree";
       }
-      if (pawns && part.encoding.codes[0] != t->parts_[0].encoding.codes[0])
-        return fail("leading pawn colour differs between files");
+      if (pawns && part.encoding.codes[0] != parts_[0].encoding.codes[0])
+        return "leading pawn colour differs between files";
     }
     p += size_t(pieces + order_bytes);
   }
   p += p & 1;
+  return {};
+}
 
-  // Compression headers.
-  for (int f = 0; f < t->files_; ++f)
+// The compression header of every part, in file and side order.
+std::string TableFile::read_compression_headers(size_t& p) {
+  const Bytes bytes(bytes_);
+  const bool wdl = kind_ == TableKind::Wdl;
+  const int sides = split_ ? 2 : 1;
+  for (int f = 0; f < files_; ++f)
     for (int side = 0; side < sides; ++side) {
-      Part& part = t->parts_[size_t(f) * 2 + size_t(side)];
-      if (!bytes.has(p, 1)) return fail("compression header past the end");
+      Part& part = parts_[size_t(f) * 2 + size_t(side)];
+      if (!bytes.has(p, 1)) return "compression header past the end";
       part.flags = bytes.u8(p);
       size_t next = 0;
       const std::string e =
           setup_compression(part.compression, bytes, p, part.encoding.positions, wdl, next);
-      if (!e.empty()) return fail(e);
+      if (!e.empty()) return e;
       p = next;
     }
+  return {};
+}
 
-  // DTZ value maps.
-  if (!wdl) {
-    for (int f = 0; f < t->files_; ++f) {
-      Part& part = t->parts_[size_t(f) * 2];
-      if (!(part.flags & 2)) continue;
-      const bool wide = part.flags & 16;
-      if (wide) p += p & 1;
-      for (int m = 0; m < 4; ++m) {
-        if (!bytes.has(p, wide ? 2 : 1)) return fail("value map past the end");
-        const uint32_t length = wide ? bytes.u16le(p) : bytes.u8(p);
-        p += wide ? 2 : 1;
-        part.map_offset[m] = p;
-        part.map_length[m] = length;
-        p += size_t(length) * (wide ? 2 : 1);
-        if (!bytes.has(0, p)) return fail("value map past the end");
-      }
+// DTZ value maps: four per file whose flags say it has them (win, loss, cursed win,
+// blessed loss), of 8-bit or, 2-byte aligned, 16-bit values.
+std::string TableFile::read_value_maps(size_t& p) {
+  const Bytes bytes(bytes_);
+  for (int f = 0; f < files_; ++f) {
+    Part& part = parts_[size_t(f) * 2];
+    if (!(part.flags & 2)) continue;
+    const bool wide = part.flags & 16;
+    if (wide) p += p & 1;
+    for (int m = 0; m < 4; ++m) {
+      if (!bytes.has(p, wide ? 2 : 1)) return "value map past the end";
+      const uint32_t length = wide ? bytes.u16le(p) : bytes.u8(p);
+      p += wide ? 2 : 1;
+      part.map_offset[m] = p;
+      part.map_length[m] = length;
+      p += size_t(length) * (wide ? 2 : 1);
+      if (!bytes.has(0, p)) return "value map past the end";
     }
-    p += p & 1;
   }
+  p += p & 1;
+  return {};
+}
 
-  // Index tables, block size tables, then 64-byte aligned blocks.
+// Index tables, block size tables, then 64-byte aligned blocks: each kind for every part
+// in file and side order before the next kind.
+std::string TableFile::place_blocks(size_t p) {
+  const Bytes bytes(bytes_);
+  const int sides = split_ ? 2 : 1;
   auto place = [&](uint64_t bytes_needed, size_t& where) {
     if (!bytes.has(p, bytes_needed)) return false;
     where = p;
     p += size_t(bytes_needed);
     return true;
   };
-  for (int f = 0; f < t->files_; ++f)
+  for (int f = 0; f < files_; ++f)
     for (int side = 0; side < sides; ++side) {
-      Compression& c = t->parts_[size_t(f) * 2 + size_t(side)].compression;
-      if (!c.constant && !place(c.index_bytes, c.index_table)) return fail("index past the end");
+      Compression& c = parts_[size_t(f) * 2 + size_t(side)].compression;
+      if (!c.constant && !place(c.index_bytes, c.index_table)) return "index past the end";
     }
-  for (int f = 0; f < t->files_; ++f)
+  for (int f = 0; f < files_; ++f)
     for (int side = 0; side < sides; ++side) {
-      Compression& c = t->parts_[size_t(f) * 2 + size_t(side)].compression;
-      if (!c.constant && !place(c.size_bytes, c.size_table)) return fail("sizes past the end");
+      Compression& c = parts_[size_t(f) * 2 + size_t(side)].compression;
+      if (!c.constant && !place(c.size_bytes, c.size_table)) return "sizes past the end";
     }
-  for (int f = 0; f < t->files_; ++f)
+  for (int f = 0; f < files_; ++f)
     for (int side = 0; side < sides; ++side) {
-      Compression& c = t->parts_[size_t(f) * 2 + size_t(side)].compression;
+      Compression& c = parts_[size_t(f) * 2 + size_t(side)].compression;
       if (c.constant) continue;
       p = (p + 63) & ~size_t{63};
-      if (!place(c.data_bytes, c.data)) return fail("compressed data past the end");
+      if (!place(c.data_bytes, c.data)) return "compressed data past the end";
     }
-  return t;
+  return {};
 }
 
 std::optional<uint32_t> TableFile::value(const Position& pos, int& stored_side,

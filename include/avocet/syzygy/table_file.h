@@ -63,6 +63,13 @@ class TableFile {
 
  private:
   TableFile() = default;
+  // The steps of parse(), in file order. Each returns an error message or empty; the
+  // read_* steps that take `offset` move it past what they read.
+  std::string read_header(TableKind kind, const Material& material, std::span<const uint8_t> bytes);
+  std::string read_piece_lists(size_t& offset);
+  std::string read_compression_headers(size_t& offset);
+  std::string read_value_maps(size_t& offset);
+  std::string place_blocks(size_t offset);
   std::optional<uint32_t> value(const Position& pos, int& stored_side, const Part*& part) const;
 
   TableKind kind_ = TableKind::Wdl;
