@@ -125,12 +125,13 @@ float Searcher::search(const Position& pos, double probability, float alpha, flo
                        int extensions_left) {
   assert(0.0f <= alpha && alpha < beta && beta <= 1.0f && "search: a window inside [0, 1]");
   assert(probability > 0.0 && probability <= 1.0 && "search: a node's probability in (0, 1]");
-  control_.nodes.fetch_add(1, std::memory_order_relaxed);
-  seldepth_ = std::max(seldepth_, ply);
+  // A node is counted once it is expanded, so that `go nodes N` never reports more than N.
   if (control_.should_stop()) {
     stopped_ = true;
     return 0.5f;
   }
+  control_.nodes.fetch_add(1, std::memory_order_relaxed);
+  seldepth_ = std::max(seldepth_, ply);
   const MoveList moves = legal_moves(pos);
   if (const auto rule = rule_value(pos, ply, moves)) return *rule;
   if (const auto tablebase = tablebase_value(pos, ply)) return *tablebase;
@@ -355,6 +356,9 @@ IterationReport Searcher::run(const Game& game, const Limits& limits,
         report = report_of(root, current, report.iterations);
         if (on_iteration && report.iterations > 0) on_iteration(report);  // 0: the caller's
       }
+      // The nodes of the cut iteration were searched too (`go nodes 1` reports 1, not 0).
+      report.nodes = control_.nodes.load();
+      report.tbhits = control_.tbhits.load();
       break;
     }
     const bool best_move_changed = current.front().move != lines.front().move;

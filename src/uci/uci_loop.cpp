@@ -87,6 +87,27 @@ int go_integer(const std::vector<std::string_view>& words, size_t& i) {
   return int(std::clamp<long>(value, -2000000000L, 2000000000L));
 }
 
+// Reads a `go` limit that must be at least `least` (depth, nodes, mate, movetime, movestogo):
+// a smaller one asks for no search at all, so it is a fault and the limit is left out.
+int go_at_least(const std::vector<std::string_view>& words, size_t& i, int least) {
+  const std::string_view name = words[i];
+  const int value = go_integer(words, i);
+  if (value < least)
+    throw std::invalid_argument(
+        fmt::format("go: {} must be at least {}, got {}: ignored", name, least, value));
+  return value;
+}
+
+// Reads a clock or increment: a negative one (a GUI's clock run past zero) is read as 0 after
+// an error line, so the engine moves at once rather than not at all.
+int go_milliseconds(const std::vector<std::string_view>& words, size_t& i, std::string& fault) {
+  const std::string_view name = words[i];
+  const int value = go_integer(words, i);
+  if (value >= 0) return value;
+  if (fault.empty()) fault = fmt::format("go: {} {} is negative: read as 0", name, value);
+  return 0;
+}
+
 }  // namespace
 
 UciLoop::UciLoop(std::ostream& out, search::EvaluatorFactory evaluator, std::string evaluator_name,
@@ -259,11 +280,13 @@ void UciLoop::on_position(const std::vector<std::string_view>& words) {
   } else if (words[1] == "fen") {
     start = Position::from_fen(join(words, 2, moves_at));
     // Standard move text cannot name every Chess960 castling (b1c1 is also a king step).
+    // The refusal quotes the castling field as the FEN wrote it (HFhf), not as fen() would
+    // write it back (KQkq): the user must recognise it. from_fen has checked the fields.
     if (!engine_.settings().chess960 && !start.has_standard_castling())
       return error(fmt::format(
           "position: castling rights '{}' need Chess960 (a king or castling rook off its "
           "standard square): set UCI_Chess960 to true",
-          split_words(start.fen())[2]));
+          words[4]));
   } else {
     return error(fmt::format("position: expected 'startpos' or 'fen', got '{}'", words[1]));
   }
@@ -306,36 +329,36 @@ ParsedGo parse_go(const std::vector<std::string_view>& words, const Position& po
     const std::string_view w = words[i];
     try {
       if (w == "wtime")
-        request.clock.wtime = go_integer(words, i);
+        request.clock.wtime = go_milliseconds(words, i, parsed.fault);
       else if (w == "btime")
-        request.clock.btime = go_integer(words, i);
+        request.clock.btime = go_milliseconds(words, i, parsed.fault);
       else if (w == "winc")
-        request.clock.winc = go_integer(words, i);
+        request.clock.winc = go_milliseconds(words, i, parsed.fault);
       else if (w == "binc")
-        request.clock.binc = go_integer(words, i);
+        request.clock.binc = go_milliseconds(words, i, parsed.fault);
       else if (w == "movestogo")
-        request.clock.movestogo = go_integer(words, i);
+        request.clock.movestogo = go_at_least(words, i, 1);
       else if (w == "movetime")
-        request.clock.movetime = go_integer(words, i);
+        request.clock.movetime = go_at_least(words, i, 1);
       else if (w == "depth")
-        request.depth = std::max(1, go_integer(words, i));
+        request.depth = go_at_least(words, i, 1);
       else if (w == "nodes")
-        request.nodes = uint64_t(std::max(1, go_integer(words, i)));
+        request.nodes = uint64_t(go_at_least(words, i, 1));
       else if (w == "mate")
-        request.mate = std::max(1, go_integer(words, i));
+        request.mate = go_at_least(words, i, 1);
       else if (w == "infinite")
         request.infinite = true;
       else if (w == "ponder")
         request.ponder = true;
       else if (w == "searchmoves") {
-        while (i + 1 < words.size()) {
-          const std::string_view text = words[i + 1];
-          if (!parse_square(text.substr(0, 2)) || text.size() < 4) break;  // the next keyword
-          ++i;
+        // Every word up to the next keyword is a move; one that is not a legal move here is
+        // named and dropped.
+        while (i + 1 < words.size() && !is_go_keyword(words[i + 1])) {
+          const std::string_view text = words[++i];
           try {
             request.searchmoves.push_back(parse_uci(pos, text, chess960));
           } catch (const std::exception& e) {
-            note(e.what());
+            note(fmt::format("go searchmoves: {}", e.what()));
           }
         }
       } else {
@@ -386,11 +409,17 @@ void UciLoop::on_go(const std::vector<std::string_view>& words) {
   const bool white = pos.side_to_move() == Color::White;
   const bool has_clock = white ? c.wtime.has_value() : c.btime.has_value();
   const bool has_limit = request.depth || request.nodes || request.mate || c.movetime || has_clock;
-  if (parsed.fault.empty() && !has_limit && !request.infinite &&
-      (white ? c.btime.has_value() : c.wtime.has_value()))
+  // Clock words without the side to move's own clock leave it without a limit; the first of
+  // them names the fault: the opponent's clock, an increment or movestogo.
+  std::string_view clock_word;
+  for (const auto& [word, given] :
+       {std::pair{white ? "btime" : "wtime", (white ? c.btime : c.wtime).has_value()},
+        std::pair{"winc", c.winc.has_value()}, std::pair{"binc", c.binc.has_value()},
+        std::pair{"movestogo", c.movestogo.has_value()}})
+    if (given && clock_word.empty()) clock_word = word;
+  if (parsed.fault.empty() && !has_limit && !request.infinite && !clock_word.empty())
     parsed.fault = fmt::format("go: {} given but {} is to move and has no {}: moving at once",
-                               white ? "btime" : "wtime", white ? "White" : "Black",
-                               white ? "wtime" : "btime");
+                               clock_word, white ? "White" : "Black", white ? "wtime" : "btime");
   if (!parsed.fault.empty()) {
     error(parsed.fault);
     if (!has_limit && !request.infinite) request.depth = kFallbackDepth;

@@ -224,10 +224,10 @@ TEST(BlackBox, BadGoParametersStillGetOneBestmove) {
   };
   for (const Case c : {Case{"go depth abc", "go: depth must be an integer, got 'abc'"},
                        Case{"go searchmoves e2e5",
-                            "illegal move 'e2e5' in position "
+                            "go searchmoves: illegal move 'e2e5' in position "
                             "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"},
                        Case{"go depth 2 searchmoves e2e5 a2a3",
-                            "illegal move 'e2e5' in position "
+                            "go searchmoves: illegal move 'e2e5' in position "
                             "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"},
                        Case{"go nodes 50 banana", "go: unknown parameter 'banana'"},
                        Case{"go wtime x btime 1000", "go: wtime must be an integer, got 'x'"},

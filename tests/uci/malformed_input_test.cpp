@@ -80,7 +80,8 @@ std::vector<BadLine> bad_uci_lines(const std::string& net) {
       {"go banana", "go: unknown parameter 'banana'", go},
       // The previous row's check left the position after 1. e4.
       {"go searchmoves e2e5",
-       "illegal move 'e2e5' in position rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 "
+       "go searchmoves: illegal move 'e2e5' in position "
+       "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 "
        "1",
        go},
       {"go perft 0", "go perft: depth must be an integer from 1 to 20, got '0'"},

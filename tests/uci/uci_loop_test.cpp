@@ -2,6 +2,7 @@
 // network so that searches are fast and deterministic.
 #include "avocet/uci/uci_loop.h"
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <chrono>
@@ -331,7 +332,7 @@ TEST(UciLoop, Chess960OptionSwitchesCastlingText) {
   const size_t at = s.text().size();
   s.send("position fen bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w HFhf - 0 1");
   EXPECT_EQ(s.text().substr(at),
-            "info string error: position: castling rights 'KQkq' need Chess960 (a king or "
+            "info string error: position: castling rights 'HFhf' need Chess960 (a king or "
             "castling rook off its standard square): set UCI_Chess960 to true\n");
   // Standard chess written in Shredder-FEN is standard chess.
   s.send("position fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w HAha - 0 1 moves e2e4");
@@ -555,7 +556,7 @@ TEST(UciLoop, BadLinesReportOneErrorAndKeepState) {
       {"go sideways", "info string error: go: unknown parameter 'sideways'\n"},
       {"go depth searchmoves a2a3", "info string error: go: depth needs a value\n"},
       {"go searchmoves e2e4 b8c6",
-       "info string error: illegal move 'e2e4' in position "
+       "info string error: go searchmoves: illegal move 'e2e4' in position "
        "rnbqkbnr/pppppppp/8/8/3P4/8/PPP1PPPP/RNBQKBNR b KQkq - 0 1\n"},
       {"flurb", "info string error: unknown command 'flurb'\n"},
       {"setoption Hash 16",
@@ -665,6 +666,68 @@ TEST(UciLoop, ClockForTheOpponentOnlyMovesAtOnce) {
   s.send("go wtime 300 btime 5000");
   s.loop.wait_for_search();
   EXPECT_EQ(s.text().find("error"), std::string::npos) << s.text();
+}
+
+// Limits that ask for no search, negative clocks, clock words without the side to move's clock
+// and bad searchmoves each get one error line naming them, and the go still gets one move.
+TEST(UciLoop, GoParametersOutOfRangeAreNamed) {
+  for (const auto& [go, error, iterations] :
+       {std::tuple{"go movetime 0", "go: movetime must be at least 1, got 0: ignored", 1},
+        std::tuple{"go movetime -5", "go: movetime must be at least 1, got -5: ignored", 1},
+        std::tuple{"go nodes 0", "go: nodes must be at least 1, got 0: ignored", 1},
+        std::tuple{"go depth 0", "go: depth must be at least 1, got 0: ignored", 1},
+        std::tuple{"go depth 2 mate 0", "go: mate must be at least 1, got 0: ignored", 2},
+        std::tuple{"go depth 2 movestogo 0 wtime 100000",
+                   "go: movestogo must be at least 1, got 0: ignored", 2},
+        std::tuple{"go winc 100",
+                   "go: winc given but White is to move and has no wtime: "
+                   "moving at once",
+                   1},
+        std::tuple{"go movestogo 20",
+                   "go: movestogo given but White is to move and has no "
+                   "wtime: moving at once",
+                   1},
+        std::tuple{"go depth 2 searchmoves z9z9 e2e4",
+                   "go searchmoves: 'z9z9' is not a move in UCI notation (e.g. e2e4, e7e8q)", 2}}) {
+    SCOPED_TRACE(go);
+    Session s;
+    s.send("position startpos");
+    s.send(go);
+    s.loop.wait_for_search();
+    const std::string out = s.text();
+    EXPECT_EQ(out.rfind(std::string("info string error: ") + error + "\n", 0), 0u) << out;
+    EXPECT_EQ(count(out, "info string error"), 1) << out;
+    EXPECT_EQ(count(out, "bestmove "), 1) << out;
+    EXPECT_EQ(count(out, "info depth "), iterations) << out;
+    if (std::string(go).find("e2e4") != std::string::npos) {
+      EXPECT_EQ(bestmove_of(out), "e2e4");
+    }
+  }
+  // A clock run past zero is read as 0 ms: a move at once, after the error line.
+  Session s;
+  s.send("position startpos");
+  s.send("go wtime -100 btime 1000");
+  s.loop.wait_for_search();
+  EXPECT_EQ(s.text().rfind("info string error: go: wtime -100 is negative: read as 0\n", 0), 0u)
+      << s.text();
+  EXPECT_EQ(count(s.text(), "bestmove "), 1) << s.text();
+}
+
+// `go nodes N` counts the positions it expanded, at most N, the root included: one node is
+// the root alone (it printed `nodes 0`, the first iteration being cut before it reported).
+TEST(UciLoop, GoNodesReportsTheNodesSearched) {
+  for (const int limit : {1, 2, 7, 50}) {
+    Session s;
+    s.send("position startpos");
+    s.send(fmt::format("go nodes {}", limit));
+    s.loop.wait_for_search();
+    const std::string out = s.text();
+    const size_t at = out.rfind(" nodes ");
+    ASSERT_NE(at, std::string::npos) << out;
+    const int nodes = std::stoi(out.substr(at + 7));
+    EXPECT_GE(nodes, 1) << out;
+    EXPECT_LE(nodes, limit) << out;
+  }
 }
 
 // A go while a search runs (a GUI that did not wait for the bestmove) stops that search,
