@@ -97,7 +97,7 @@ BenchEngine::Answer BenchEngine::best_move(const Game& game) {
   Answer answer;
   engine_.go(request_,
              {[&answer](const search::SearchInfo& info) { answer.nodes = info.report.nodes; },
-              [&answer](Move best, Move) { answer.move = best; }});
+              [&answer](Move best, Move) { answer.move = best; }, nullptr});
   engine_.wait();
   return answer;
 }

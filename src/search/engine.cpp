@@ -292,7 +292,7 @@ IterationReport argmax_report(const Game& game, nn::Evaluator& evaluator,
     // The rules score a mating move 1: a mate at ply 1 in the search's scale, which reports
     // as `mate 1` (1 itself would read as a mate in 0 plies).
     const float value = s.win_probability >= 1.0f ? mating_value(1) : s.win_probability;
-    result.lines.push_back({s.move, value, {s.move}, {}});
+    result.lines.push_back({s.move, value, {s.move}, {}, s.win_probability});
   }
   if (result.lines.empty()) result.lines.push_back({scored.front().move, kDraw, {}, {}});
   return result;
@@ -385,6 +385,7 @@ void Engine::report_best_move(const IterationReport& result, const EngineCallbac
     std::lock_guard lock(mutex_);
     running_ = false;
   }
+  if (callbacks.on_root_moves) callbacks.on_root_moves(result);
   if (callbacks.on_bestmove) callbacks.on_bestmove(best, ponder);
 }
 

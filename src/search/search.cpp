@@ -277,8 +277,14 @@ std::vector<RootLine> Searcher::root_lines(const Position& root,
   if (lines.empty()) return lines;
   std::array<float, MoveList::kCapacity> q;
   network_values(root, all, {q.data(), all.size()});
-  for (RootLine& line : lines)
-    line.value = q[size_t(std::find(all.begin(), all.end(), line.move) - all.begin())];
+  std::vector<float> values(lines.size()), priors(lines.size());
+  for (size_t i = 0; i < lines.size(); ++i)
+    values[i] = q[size_t(std::find(all.begin(), all.end(), lines[i].move) - all.begin())];
+  policy(values, params_.policy_temperature, priors);
+  for (size_t i = 0; i < lines.size(); ++i) {
+    lines[i].value = lines[i].net_value = values[i];
+    lines[i].prior = priors[i];
+  }
   std::stable_sort(lines.begin(), lines.end(),
                    [](const RootLine& a, const RootLine& b) { return a.value > b.value; });
   return lines;

@@ -167,6 +167,8 @@ std::vector<OptionSpec> make_specs() {
       engine_spin("Move Overhead", 0, 5000, &EngineOptions::move_overhead_ms,
                   "milliseconds kept back per move"),
       loop_check("UCI_ShowWDL", &Settings::show_wdl, "add wdl to info lines"),
+      loop_check("VerboseMoveStats", &Settings::verbose_move_stats,
+                 "after each search, an info string per root move: net value, pi, searched score"),
       loop_check("UCI_AnalyseMode", &Settings::analyse_mode,
                  "accepted; analysis and play search alike"),
       loop_check("UCI_Chess960", &Settings::chess960,

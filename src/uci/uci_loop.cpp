@@ -433,6 +433,27 @@ void UciLoop::on_go(const std::vector<std::string_view>& words) {
   start_search(request);
 }
 
+namespace {
+
+// VerboseMoveStats, as lc0 names it: one `info string` per root move, best first, with what
+// the net said before the search (its value of the move as a win probability, and pi, the
+// move's share of the root's attention) beside what the search made of it. Argmax mode has
+// no pi: it plays the net's values as they are.
+std::string verbose_move_stats(const search::IterationReport& report, bool chess960,
+                               bool with_prior) {
+  std::string text;
+  for (const search::RootLine& line : report.lines) {
+    const search::UciScore searched = search::uci_score(line.value);
+    text += fmt::format("info string {:<5} net {:5.1f}%", to_uci(line.move, chess960),
+                        100.0 * line.net_value);
+    if (with_prior) text += fmt::format(" pi {:5.1f}%", 100.0 * line.prior);
+    text += fmt::format(" searched {} {}\n", searched.mate ? "mate" : "cp", searched.amount);
+  }
+  return text;
+}
+
+}  // namespace
+
 void UciLoop::start_search(const search::GoRequest& request) {
   const search::Settings& settings = engine_.settings();
   const int multipv = settings.engine.multipv;
@@ -441,15 +462,24 @@ void UciLoop::start_search(const search::GoRequest& request) {
       settings.show_wdl ? std::optional(search::wdl_material(engine_.game().position()))
                         : std::nullopt;
   const bool chess960 = settings.chess960;
-  engine_.go(request, {[this, multipv, wdl_material, chess960](const search::SearchInfo& info) {
-                         print_info(info, multipv, wdl_material, chess960);
-                       },
-                       [this, chess960](Move best, Move ponder) {
-                         if (best.is_none()) return print("bestmove (none)\n");
-                         std::string text = "bestmove " + to_uci(best, chess960);
-                         if (!ponder.is_none()) text += " ponder " + to_uci(ponder, chess960);
-                         print(text + "\n");
-                       }});
+  search::EngineCallbacks callbacks{
+      [this, multipv, wdl_material, chess960](const search::SearchInfo& info) {
+        print_info(info, multipv, wdl_material, chess960);
+      },
+      [this, chess960](Move best, Move ponder) {
+        if (best.is_none()) return print("bestmove (none)\n");
+        std::string text = "bestmove " + to_uci(best, chess960);
+        if (!ponder.is_none()) text += " ponder " + to_uci(ponder, chess960);
+        print(text + "\n");
+      },
+      nullptr};
+  if (settings.verbose_move_stats) {
+    const bool with_prior = settings.engine.mode == search::Mode::Search;
+    callbacks.on_root_moves = [this, chess960, with_prior](const search::IterationReport& r) {
+      print(verbose_move_stats(r, chess960, with_prior));
+    };
+  }
+  engine_.go(request, std::move(callbacks));
 }
 
 void UciLoop::print_info(const search::SearchInfo& info, int multipv,

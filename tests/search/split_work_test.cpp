@@ -127,7 +127,7 @@ TEST(SplitWork, TwoThreadsFindTheMateOneFinds) {
   Move best;
   float value = 0;
   engine.go(request, {[&](const SearchInfo& info) { value = info.report.lines.front().value; },
-                      [&](Move m, Move) { best = m; }});
+                      [&](Move m, Move) { best = m; }, nullptr});
   engine.wait();
   EXPECT_EQ(to_uci(best), "e2e6");
   ASSERT_TRUE(is_mate_value(value));

@@ -121,7 +121,7 @@ Game play_out(const char* fen, int plies, bool with_tables = true) {
     Move best;
     GoRequest request;
     request.nodes = 200;
-    engine.go(request, {nullptr, [&](Move m, Move) { best = m; }});
+    engine.go(request, {nullptr, [&](Move m, Move) { best = m; }, nullptr});
     engine.wait();
     if (best.is_none()) break;
     game.play(best);
@@ -148,8 +148,8 @@ TEST(TablebaseEngine, WonPositionPlaysTheTablesMoveAndReportsIt) {
   Move best;
   GoRequest request;
   request.nodes = 500;
-  engine.go(request,
-            {[&](const SearchInfo& i) { infos.push_back(i); }, [&](Move m, Move) { best = m; }});
+  engine.go(request, {[&](const SearchInfo& i) { infos.push_back(i); },
+                      [&](Move m, Move) { best = m; }, nullptr});
   engine.wait();
   EXPECT_EQ(to_uci(best), "b1d1");
   ASSERT_FALSE(infos.empty());
@@ -171,7 +171,7 @@ TEST(TablebaseEngine, DrawnRootKeepsOnlyDrawingMoves) {
   Move best;
   GoRequest request;
   request.nodes = 300;
-  engine.go(request, {nullptr, [&](Move m, Move) { best = m; }});
+  engine.go(request, {nullptr, [&](Move m, Move) { best = m; }, nullptr});
   engine.wait();
   const auto group = best_group(ranked);
   EXPECT_TRUE(std::any_of(group.begin(), group.end(), [&](const TablebaseMove& t) {

@@ -389,6 +389,47 @@ TEST(UciLoop, EveryGoVariantGivesExactlyOneLegalBestmove) {
   }
 }
 
+// VerboseMoveStats: after the search, one info string per root move, best first and before the
+// bestmove, with the net's value, pi (which sums to 1 over the moves) and the searched score.
+TEST(UciLoop, VerboseMoveStatsListsEveryRootMove) {
+  Session s;
+  s.send("position startpos moves e2e4");
+  s.send("go depth 2");
+  s.loop.wait_for_search();
+  EXPECT_EQ(s.text().find("info string e"), std::string::npos) << "off by default";
+
+  s.send("setoption name VerboseMoveStats value true");
+  const size_t at = s.text().size();
+  s.send("go depth 2");
+  s.loop.wait_for_search();
+  const std::string out = s.text().substr(at);
+  std::istringstream lines(out);
+  std::vector<std::string> moves;
+  double pi_sum = 0;
+  int previous_cp = 100000;
+  for (std::string line; std::getline(lines, line);) {
+    if (line.rfind("info string ", 0) != 0 || line.find(" searched ") == std::string::npos)
+      continue;
+    std::istringstream words(line.substr(12));
+    std::string move, net_word, net, pi_word, pi, searched_word, kind;
+    int amount = 0;
+    words >> move >> net_word >> net >> pi_word >> pi >> searched_word >> kind >> amount;
+    EXPECT_EQ(net_word + pi_word + searched_word + kind, "netpisearchedcp") << line;
+    const double net_value = std::stod(net), prior = std::stod(pi);
+    EXPECT_GT(net_value, 0.0) << line;
+    EXPECT_LT(net_value, 100.0) << line;
+    pi_sum += prior;
+    EXPECT_LE(amount, previous_cp) << "best first: " << line;
+    previous_cp = amount;
+    moves.push_back(move);
+  }
+  EXPECT_EQ(moves.size(), 20u) << out;
+  EXPECT_NEAR(pi_sum, 100.0, 0.1 * 20) << out;
+  ASSERT_FALSE(moves.empty());
+  EXPECT_EQ(moves.front(), bestmove_of(out)) << out;
+  EXPECT_LT(out.rfind(" searched "), out.find("bestmove ")) << out;
+}
+
 TEST(UciLoop, SearchmovesAreObeyed) {
   Session s;
   s.send("position startpos");

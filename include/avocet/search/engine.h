@@ -53,7 +53,8 @@ struct Settings {
   // GUIs set UCI_AnalyseMode before an analysis; Avocet searches the same way for analysis
   // and play, so it is kept only to be read back (Stockfish 15.1 ignores it likewise).
   bool analyse_mode = false;
-  bool chess960 = false;  // castling text as king takes rook; Chess960 castling in FENs
+  bool chess960 = false;            // castling text as king takes rook; Chess960 castling in FENs
+  bool verbose_move_stats = false;  // after each search, a line per root move (lc0's option)
   std::string eval_file{kEmbeddedNet};
   nn::Precision precision = nn::Precision::Auto;  // the net's arithmetic (nn/precision.h)
   std::string syzygy_path{kNoTablebases};
@@ -98,6 +99,8 @@ struct SearchInfo {
 struct EngineCallbacks {
   std::function<void(const SearchInfo&)> on_info;
   std::function<void(Move best, Move ponder)> on_bestmove;
+  // The final root moves, best first, just before on_bestmove (null: not wanted).
+  std::function<void(const IterationReport&)> on_root_moves;
 };
 
 // Makes one evaluator per search thread.
