@@ -370,6 +370,19 @@ void Engine::run_search(GoRequest request, TimeBudget budget, EngineCallbacks ca
   report_best_move(result, callbacks);
 }
 
+Move Engine::expected_reply(Move best) {
+  if (best.is_none() || !factory_) return Move();
+  Game after = searched_game_;
+  after.play(best);
+  const MoveList replies = legal_moves(after.position());
+  if (replies.size() == 0) return Move();
+  const auto hit = table_.probe_result(after.position().key());
+  if (hit && !hit->best.is_none() && replies.contains(hit->best)) return hit->best;
+  // One network pass, as in argmax mode: a GUI that ponders needs some move to think on.
+  const auto evaluator = factory_();
+  return score_moves(after, *evaluator).front().move;
+}
+
 void Engine::report_best_move(const IterationReport& result, const EngineCallbacks& callbacks) {
   // In infinite or ponder mode the best move waits for stop or ponderhit.
   {
@@ -379,7 +392,11 @@ void Engine::report_best_move(const IterationReport& result, const EngineCallbac
   Move best, ponder;
   if (!result.lines.empty()) {
     best = result.lines.front().move;
-    if (result.lines.front().pv.size() > 1) ponder = result.lines.front().pv[1];
+    const std::vector<Move>& pv = result.lines.front().pv;
+    if (pv.size() > 1)
+      ponder = pv[1];
+    else if (callbacks.on_bestmove)
+      ponder = expected_reply(best);
   }
   {
     std::lock_guard lock(mutex_);

@@ -430,6 +430,36 @@ TEST(UciLoop, VerboseMoveStatsListsEveryRootMove) {
   EXPECT_LT(out.rfind(" searched "), out.find("bestmove ")) << out;
 }
 
+// Every bestmove carries a legal ponder move when the game goes on after it, also when the
+// principal variation is the best move alone (argmax mode, a one-iteration search): it comes
+// from the table, else from the net. After a mating move there is none.
+TEST(UciLoop, EveryBestmoveCarriesAPonderMove) {
+  for (const char* mode : {"argmax", "search"}) {
+    SCOPED_TRACE(mode);
+    Session s;
+    s.send(std::string("setoption name Mode value ") + mode);
+    s.send("position startpos moves e2e4");
+    s.send("go depth 1");
+    s.loop.wait_for_search();
+    const std::string out = s.text();
+    const size_t at = out.rfind("bestmove ");
+    ASSERT_NE(at, std::string::npos) << out;
+    std::istringstream words(out.substr(at));
+    std::string word, best, ponder_word, ponder;
+    words >> word >> best >> ponder_word >> ponder;
+    ASSERT_EQ(ponder_word, "ponder") << out;
+    Position after = s.loop.game().position();
+    after.play(parse_uci(after, best));
+    EXPECT_NO_THROW(parse_uci(after, ponder)) << out;
+  }
+  Session s;
+  s.send("position fen 6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1");  // Ra8 mates
+  s.send("go depth 2");
+  s.loop.wait_for_search();
+  const std::string out = s.text();
+  EXPECT_NE(out.find("bestmove a1a8\n"), std::string::npos) << out;
+}
+
 TEST(UciLoop, SearchmovesAreObeyed) {
   Session s;
   s.send("position startpos");

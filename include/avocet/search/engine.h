@@ -184,6 +184,9 @@ class Engine {
                               const std::function<void(const IterationReport&)>& report);
   // Waits out an infinite or ponder search's hold, then reports the best and ponder moves.
   void report_best_move(const IterationReport& result, const EngineCallbacks& callbacks);
+  // The reply to ponder on after `best` when the principal variation stops there: the
+  // table's best move in the position after it, else the net's. None when the game ends.
+  Move expected_reply(Move best);
   void release_hold();
   void use_network(std::shared_ptr<const nn::Network> net, const std::string& file);
 
