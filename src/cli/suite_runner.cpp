@@ -95,9 +95,12 @@ BenchEngine::BenchEngine(const BenchEngineSetup& setup)
 BenchEngine::Answer BenchEngine::best_move(const Game& game) {
   engine_.set_game(game);
   Answer answer;
-  engine_.go(request_,
-             {[&answer](const search::SearchInfo& info) { answer.nodes = info.report.nodes; },
-              [&answer](Move best, Move) { answer.move = best; }, nullptr});
+  search::EngineCallbacks callbacks;
+  callbacks.on_info = [&answer](const search::SearchInfo& info) {
+    answer.nodes = info.report.nodes;
+  };
+  callbacks.on_bestmove = [&answer](Move best, Move) { answer.move = best; };
+  engine_.go(request_, std::move(callbacks));
   engine_.wait();
   return answer;
 }

@@ -169,13 +169,17 @@ void fill_weights(const NetworkConfig& c, Read read, TrunkWeights& trunk, HouseH
     const std::string p = fmt::format("layers.{}.", i);
     BlockWeights b;
     b.attention_norm = {vector(p + "ln1.weight", d), vector(p + "ln1.bias", d)};
+    // Each tensor is read before the stacking starts: a read that throws inside Eigen's comma
+    // initializer unwinds through its destructor, which asserts it was given every row.
+    const Matrix q = matrix(p + "attn.q.weight", d, d), k = matrix(p + "attn.k.weight", d, d),
+                 v = matrix(p + "attn.v.weight", d, d);
     b.qkv.weight.resize(3 * d, d);
-    b.qkv.weight << matrix(p + "attn.q.weight", d, d), matrix(p + "attn.k.weight", d, d),
-        matrix(p + "attn.v.weight", d, d);
+    b.qkv.weight << q, k, v;
     b.out.weight = matrix(p + "attn.o.weight", d, d);
     b.mlp_norm = {vector(p + "ln2.weight", d), vector(p + "ln2.bias", d)};
+    const Matrix gate = matrix(p + "mlp.w1.weight", f, d), up = matrix(p + "mlp.w2.weight", f, d);
     b.gate_up.weight.resize(2 * f, d);
-    b.gate_up.weight << matrix(p + "mlp.w1.weight", f, d), matrix(p + "mlp.w2.weight", f, d);
+    b.gate_up.weight << gate, up;
     b.down.weight = matrix(p + "mlp.w3.weight", d, f);
     if (c.attention_position != AttentionPosition::Absolute) {
       const int t = c.sequence_length();

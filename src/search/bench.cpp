@@ -35,7 +35,9 @@ BenchResult run_bench(const EvaluatorFactory& factory, const std::string& evalua
     engine.new_game();
     engine.set_game(Game(Position::from_fen(fen)));
     IterationReport last;  // the deepest iteration's, whose count includes the others
-    engine.go(request, {[&last](const SearchInfo& info) { last = info.report; }, nullptr, nullptr});
+    EngineCallbacks callbacks;
+    callbacks.on_info = [&last](const SearchInfo& info) { last = info.report; };
+    engine.go(request, std::move(callbacks));
     engine.wait();
     result.nodes += last.nodes;
     if (on_position)

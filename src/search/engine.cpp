@@ -301,7 +301,8 @@ IterationReport argmax_report(const Game& game, nn::Evaluator& evaluator,
 }  // namespace
 
 IterationReport Engine::search_tree(const GoRequest& request, const TimeBudget& budget,
-                                    const std::function<void(const IterationReport&)>& report) {
+                                    const std::function<void(const IterationReport&)>& report,
+                                    std::function<void(const SearchProgress&)> progress) {
   Limits limits;
   limits.depth = request.depth;
   limits.mate = request.mate;
@@ -325,7 +326,7 @@ IterationReport Engine::search_tree(const GoRequest& request, const TimeBudget& 
   }
   const auto evaluator = factory_();
   Searcher searcher(*evaluator, table_, options.params, control_, options.multipv, tables);
-  IterationReport result = searcher.run(searched_game_, limits, report);
+  IterationReport result = searcher.run(searched_game_, limits, report, std::move(progress));
   control_.stop = true;
   for (auto& h : helpers) h.join();
   if (result.iterations == 0) {
@@ -339,13 +340,25 @@ void Engine::run_search(GoRequest request, TimeBudget budget, EngineCallbacks ca
   const std::vector<TablebaseMove> ranked = tablebase_root(
       searched_game_.position(), tablebases_.get(), settings_.engine, request.searchmoves);
   control_.tbhits = ranked.size();
+  using Clock = std::chrono::steady_clock;
+  Clock::time_point last_line = start_;  // of an iteration's report or a progress line
   const auto report = [&](const IterationReport& iteration) {
     if (!callbacks.on_info) return;
-    const double seconds =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+    last_line = Clock::now();
+    const double seconds = std::chrono::duration<double>(last_line - start_).count();
     SearchInfo info{iteration, seconds, table_.hashfull()};
     rescore_by_tables(info.report, ranked);
     callbacks.on_info(info);
+  };
+  Move shown_currmove;
+  const auto progress = [&](const SearchProgress& now_at) {
+    const Clock::time_point now = Clock::now();
+    const bool currmove = now - start_ >= kCurrmoveAfter && now_at.currmove != shown_currmove;
+    if (!currmove && now - last_line < kProgressEvery) return;
+    last_line = now;
+    if (currmove) shown_currmove = now_at.currmove;
+    callbacks.on_progress(
+        {now_at, currmove, std::chrono::duration<double>(now - start_).count(), table_.hashfull()});
   };
 
   // The tables decide the root: only the moves that keep the best result are searched.
@@ -364,7 +377,9 @@ void Engine::run_search(GoRequest request, TimeBudget budget, EngineCallbacks ca
           argmax_report(searched_game_, *factory_(), request.searchmoves, control_.tbhits.load());
       report(result);
     } else {
-      result = search_tree(request, budget, report);
+      result = search_tree(
+          request, budget, report,
+          callbacks.on_progress ? progress : std::function<void(const SearchProgress&)>());
     }
   }
   report_best_move(result, callbacks);

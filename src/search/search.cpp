@@ -123,15 +123,19 @@ float Searcher::leaf_value(const Position& pos, Move move, const Position& child
 
 float Searcher::search(const Position& pos, double probability, float alpha, float beta, int ply,
                        int extensions_left) {
-  assert(0.0f <= alpha && alpha < beta && beta <= 1.0f && "search: a window inside [0, 1]");
+  // The window may arrive empty (alpha == beta): 1 - x in float maps two values an ulp apart to
+  // one, so a parent's window one ulp wide flips into none. That is a null-window search,
+  // whose result is a bound the table stores as such.
+  assert(0.0f <= alpha && alpha <= beta && beta <= 1.0f && "search: a window inside [0, 1]");
   assert(probability > 0.0 && probability <= 1.0 && "search: a node's probability in (0, 1]");
   // A node is counted once it is expanded, so that `go nodes N` never reports more than N.
   if (control_.should_stop()) {
     stopped_ = true;
     return 0.5f;
   }
-  control_.nodes.fetch_add(1, std::memory_order_relaxed);
+  progress_.nodes = control_.nodes.fetch_add(1, std::memory_order_relaxed) + 1;
   seldepth_ = std::max(seldepth_, ply);
+  if (on_progress_) on_progress_(progress_);
   const MoveList moves = legal_moves(pos);
   if (const auto rule = rule_value(pos, ply, moves)) return *rule;
   if (const auto tablebase = tablebase_value(pos, ply)) return *tablebase;
@@ -222,6 +226,8 @@ size_t Searcher::search_root(const Position& pos, std::vector<RootLine>& lines) 
   for (size_t i = 0; i < lines.size(); ++i) {
     Position child = pos;
     child.play(lines[i].move);
+    progress_.currmove = lines[i].move;
+    progress_.currmovenumber = int(i) + 1;
     float alpha = 0.0f;
     if (values.size() >= size_t(multipv_)) {
       std::vector<float> sorted = values;
@@ -329,7 +335,9 @@ bool Searcher::enough_iterations(const Limits& limits, int iterations,
 }
 
 IterationReport Searcher::run(const Game& game, const Limits& limits,
-                              const std::function<void(const IterationReport&)>& on_iteration) {
+                              const std::function<void(const IterationReport&)>& on_iteration,
+                              std::function<void(const SearchProgress&)> on_progress) {
+  on_progress_ = std::move(on_progress);
   const Position& root = game.position();
   keys_ = game.recent_keys();
   root_index_ = keys_.size();

@@ -452,6 +452,18 @@ std::string verbose_move_stats(const search::IterationReport& report, bool chess
   return text;
 }
 
+// A line between iterations: where the search is (currmove after kCurrmoveAfter) and how far.
+std::string progress_line(const search::ProgressInfo& info, bool chess960) {
+  std::string text = "info";
+  if (info.show_currmove)
+    text += fmt::format(" currmove {} currmovenumber {}", to_uci(info.progress.currmove, chess960),
+                        info.progress.currmovenumber);
+  const long ms = long(info.seconds * 1000);
+  const long nps = ms > 0 ? long(double(info.progress.nodes) * 1000 / double(ms)) : 0;
+  return text + fmt::format(" nodes {} nps {} time {} hashfull {}\n", info.progress.nodes, nps, ms,
+                            info.hashfull);
+}
+
 }  // namespace
 
 void UciLoop::start_search(const search::GoRequest& request) {
@@ -462,17 +474,19 @@ void UciLoop::start_search(const search::GoRequest& request) {
       settings.show_wdl ? std::optional(search::wdl_material(engine_.game().position()))
                         : std::nullopt;
   const bool chess960 = settings.chess960;
-  search::EngineCallbacks callbacks{
-      [this, multipv, wdl_material, chess960](const search::SearchInfo& info) {
-        print_info(info, multipv, wdl_material, chess960);
-      },
-      [this, chess960](Move best, Move ponder) {
-        if (best.is_none()) return print("bestmove (none)\n");
-        std::string text = "bestmove " + to_uci(best, chess960);
-        if (!ponder.is_none()) text += " ponder " + to_uci(ponder, chess960);
-        print(text + "\n");
-      },
-      nullptr};
+  search::EngineCallbacks callbacks;
+  callbacks.on_info = [this, multipv, wdl_material, chess960](const search::SearchInfo& info) {
+    print_info(info, multipv, wdl_material, chess960);
+  };
+  callbacks.on_bestmove = [this, chess960](Move best, Move ponder) {
+    if (best.is_none()) return print("bestmove (none)\n");
+    std::string text = "bestmove " + to_uci(best, chess960);
+    if (!ponder.is_none()) text += " ponder " + to_uci(ponder, chess960);
+    print(text + "\n");
+  };
+  callbacks.on_progress = [this, chess960](const search::ProgressInfo& info) {
+    print(progress_line(info, chess960));
+  };
   if (settings.verbose_move_stats) {
     const bool with_prior = settings.engine.mode == search::Mode::Search;
     callbacks.on_root_moves = [this, chess960, with_prior](const search::IterationReport& r) {
@@ -487,7 +501,9 @@ void UciLoop::print_info(const search::SearchInfo& info, int multipv,
   const search::IterationReport& r = info.report;
   multipv = std::min<int>(multipv, int(r.lines.size()));
   const long ms = long(info.seconds * 1000);
-  const long nps = info.seconds > 0 ? long(double(r.nodes) / info.seconds) : 0;
+  // Per whole millisecond, as `time` shows it: an answer from the table takes under one, and
+  // its nodes over a fraction of a millisecond made nps in the hundreds of thousands.
+  const long nps = ms > 0 ? long(double(r.nodes) * 1000 / double(ms)) : 0;
   std::string text;
   for (int k = 0; k < multipv; ++k) {
     const search::RootLine& line = r.lines[k];

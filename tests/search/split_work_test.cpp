@@ -126,8 +126,10 @@ TEST(SplitWork, TwoThreadsFindTheMateOneFinds) {
   request.nodes = 20000;
   Move best;
   float value = 0;
-  engine.go(request, {[&](const SearchInfo& info) { value = info.report.lines.front().value; },
-                      [&](Move m, Move) { best = m; }, nullptr});
+  EngineCallbacks callbacks;
+  callbacks.on_info = [&](const SearchInfo& info) { value = info.report.lines.front().value; };
+  callbacks.on_bestmove = [&](Move m, Move) { best = m; };
+  engine.go(request, std::move(callbacks));
   engine.wait();
   EXPECT_EQ(to_uci(best), "e2e6");
   ASSERT_TRUE(is_mate_value(value));

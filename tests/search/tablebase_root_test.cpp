@@ -15,6 +15,12 @@
 namespace avocet::search {
 namespace {
 
+EngineCallbacks on_bestmove(std::function<void(Move, Move)> callback) {
+  EngineCallbacks callbacks;
+  callbacks.on_bestmove = std::move(callback);
+  return callbacks;
+}
+
 using syzygy::Wdl;
 
 std::shared_ptr<const syzygy::Tablebases> fixture_tables() {
@@ -121,7 +127,7 @@ Game play_out(const char* fen, int plies, bool with_tables = true) {
     Move best;
     GoRequest request;
     request.nodes = 200;
-    engine.go(request, {nullptr, [&](Move m, Move) { best = m; }, nullptr});
+    engine.go(request, on_bestmove([&](Move m, Move) { best = m; }));
     engine.wait();
     if (best.is_none()) break;
     game.play(best);
@@ -148,8 +154,9 @@ TEST(TablebaseEngine, WonPositionPlaysTheTablesMoveAndReportsIt) {
   Move best;
   GoRequest request;
   request.nodes = 500;
-  engine.go(request, {[&](const SearchInfo& i) { infos.push_back(i); },
-                      [&](Move m, Move) { best = m; }, nullptr});
+  EngineCallbacks callbacks = on_bestmove([&](Move m, Move) { best = m; });
+  callbacks.on_info = [&](const SearchInfo& i) { infos.push_back(i); };
+  engine.go(request, std::move(callbacks));
   engine.wait();
   EXPECT_EQ(to_uci(best), "b1d1");
   ASSERT_FALSE(infos.empty());
@@ -171,7 +178,7 @@ TEST(TablebaseEngine, DrawnRootKeepsOnlyDrawingMoves) {
   Move best;
   GoRequest request;
   request.nodes = 300;
-  engine.go(request, {nullptr, [&](Move m, Move) { best = m; }, nullptr});
+  engine.go(request, on_bestmove([&](Move m, Move) { best = m; }));
   engine.wait();
   const auto group = best_group(ranked);
   EXPECT_TRUE(std::any_of(group.begin(), group.end(), [&](const TablebaseMove& t) {

@@ -460,6 +460,64 @@ TEST(UciLoop, EveryBestmoveCarriesAPonderMove) {
   EXPECT_NE(out.find("bestmove a1a8\n"), std::string::npos) << out;
 }
 
+// A long search shows where it is: from 3 s on, `info currmove M currmovenumber K` at each new
+// root move (as Stockfish), with nodes, nps, time and hashfull; between iterations such lines
+// come at most a second apart (not asserted: the machine's load decides the gaps).
+TEST(UciLoop, LongSearchesPrintCurrmoveAfterThreeSeconds) {
+  Session s;
+  s.send("position startpos moves e2e4 e7e5");
+  s.send("go movetime 3300");
+  s.loop.wait_for_search();
+  std::istringstream lines(s.text());
+  int currmove_lines = 0;
+  for (std::string line; std::getline(lines, line);) {
+    if (line.rfind("info currmove ", 0) != 0) continue;
+    ++currmove_lines;
+    std::istringstream words(line);
+    std::string info, currmove_word, move, number_word, nodes_word, nps_word, time_word;
+    int number = 0, ms = 0;
+    long nodes = 0, nps = 0;
+    words >> info >> currmove_word >> move >> number_word >> number >> nodes_word >> nodes >>
+        nps_word >> nps >> time_word >> ms;
+    EXPECT_EQ(number_word + nodes_word + nps_word + time_word, "currmovenumbernodesnpstime")
+        << line;
+    EXPECT_GE(ms, 3000) << line;
+    EXPECT_GE(number, 1) << line;
+    EXPECT_GT(nodes, 0) << line;
+    EXPECT_NO_THROW(parse_uci(s.loop.game().position(), move)) << line;
+  }
+  EXPECT_GE(currmove_lines, 1) << s.text();
+}
+
+// nps is per whole millisecond of the `time` printed beside it: a search the table answers at
+// `time 0` reports `nps 0`, not its nodes over a fraction of a millisecond (ccff59f printed
+// nps 723113 at time 0), and otherwise nodes x 1000 / time exactly.
+TEST(UciLoop, NpsIsZeroAtTimeZero) {
+  Session s;
+  s.send("position startpos moves e2e4 e7e5");
+  for (int i = 0; i < 3; ++i) {
+    s.send("go depth 4");
+    s.loop.wait_for_search();
+  }
+  std::istringstream lines(s.text());
+  int lines_at_time_zero = 0;
+  for (std::string line; std::getline(lines, line);) {
+    const size_t nps_at = line.find(" nps "), time_at = line.find(" time ");
+    if (line.rfind("info ", 0) != 0 || nps_at == std::string::npos) continue;
+    const long nps = std::stol(line.substr(nps_at + 5));
+    const long ms = std::stol(line.substr(time_at + 6));
+    const long nodes = std::stol(line.substr(line.find(" nodes ") + 7));
+    if (ms == 0) {
+      ++lines_at_time_zero;
+      EXPECT_EQ(nps, 0) << line;
+    } else {
+      EXPECT_EQ(nps, nodes * 1000 / ms) << line;
+    }
+  }
+  // Whether a repeated search is answered within the first millisecond depends on the machine.
+  RecordProperty("lines_at_time_zero", lines_at_time_zero);
+}
+
 TEST(UciLoop, SearchmovesAreObeyed) {
   Session s;
   s.send("position startpos");

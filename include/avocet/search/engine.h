@@ -96,11 +96,24 @@ struct SearchInfo {
   int hashfull = 0;
 };
 
+// A progress line while an iteration runs (EngineCallbacks::on_progress): at most one a
+// second when no iteration has reported for a second, and, from kCurrmoveAfter on, one at
+// every new root move with `show_currmove` (Stockfish prints `currmove` after 3 s likewise).
+struct ProgressInfo {
+  SearchProgress progress;
+  bool show_currmove = false;
+  double seconds = 0;
+  int hashfull = 0;
+};
+inline constexpr std::chrono::milliseconds kCurrmoveAfter{3000};
+inline constexpr std::chrono::milliseconds kProgressEvery{1000};
+
 struct EngineCallbacks {
   std::function<void(const SearchInfo&)> on_info;
   std::function<void(Move best, Move ponder)> on_bestmove;
   // The final root moves, best first, just before on_bestmove (null: not wanted).
   std::function<void(const IterationReport&)> on_root_moves;
+  std::function<void(const ProgressInfo&)> on_progress;
 };
 
 // Makes one evaluator per search thread.
@@ -181,7 +194,8 @@ class Engine {
   void run_search(GoRequest request, TimeBudget budget, EngineCallbacks callbacks);
   // The probability-limited search, with Threads - 1 helper threads.
   IterationReport search_tree(const GoRequest& request, const TimeBudget& budget,
-                              const std::function<void(const IterationReport&)>& report);
+                              const std::function<void(const IterationReport&)>& report,
+                              std::function<void(const SearchProgress&)> progress);
   // Waits out an infinite or ponder search's hold, then reports the best and ponder moves.
   void report_best_move(const IterationReport& result, const EngineCallbacks& callbacks);
   // The reply to ponder on after `best` when the principal variation stops there: the

@@ -141,6 +141,15 @@ struct IterationReport {
   std::vector<RootLine> lines;  // best first, at least one
 };
 
+// Where a search is, for a GUI's progress lines between iterations (Searcher::run's
+// on_progress, called at every expanded node: a node costs a network pass, so the call is
+// cheap beside it).
+struct SearchProgress {
+  Move currmove;           // the root move being searched
+  int currmovenumber = 0;  // its place in this iteration's order, from 1
+  uint64_t nodes = 0;
+};
+
 class Searcher {
  public:
   Searcher(nn::Evaluator& evaluator, TranspositionTable& table, const SearchParameters& params,
@@ -149,7 +158,8 @@ class Searcher {
   // Iterative deepening from the game's current position until a limit or a stop. Reports
   // every completed iteration; returns the last complete (or better partial) result.
   IterationReport run(const Game& game, const Limits& limits,
-                      const std::function<void(const IterationReport&)>& on_iteration);
+                      const std::function<void(const IterationReport&)>& on_iteration,
+                      std::function<void(const SearchProgress&)> on_progress = nullptr);
 
  private:
   float search(const Position& pos, double probability, float alpha, float beta, int ply,
@@ -196,6 +206,8 @@ class Searcher {
   std::vector<uint64_t> keys_;  // history (since the last irreversible move) and search path
   size_t root_index_ = 0;       // where the root is in keys_ (the history comes before it)
   std::vector<Move> root_moves_;
+  std::function<void(const SearchProgress&)> on_progress_;
+  SearchProgress progress_;
 };
 
 }  // namespace avocet::search
