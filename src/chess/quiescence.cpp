@@ -19,6 +19,39 @@ int immediate_gain(const Position& pos, Move m) {
   return gain;
 }
 
+// Collects the moves that may win material: captures (en passant included) and promotions.
+// Castling also arrives through add(Move) and is dropped by its gain of 0. Quiet moves never
+// enter the search below, so generating them was wasted work.
+struct GainingMoves {
+  MoveList& list;
+  Bitboard enemies;
+
+  void add(Square from, Bitboard targets) {
+    for (Square to : targets& enemies) list.push(Move(from, to));
+  }
+  void add(Move m) { list.push(m); }
+  template <int Offset>
+  void add_pawn_moves(Bitboard targets) {
+    for (Square to : targets& enemies) list.push(Move(to - Offset, to));
+  }
+  template <int Offset>
+  void add_promotions(Bitboard targets) {
+    movegen::Collector{list}.add_promotions<Offset>(targets);
+  }
+};
+
+// SEE is at least the first capture's gain less the value of the piece that lands on the
+// square (the opponent may recapture it and stop), so a capture that takes at least as much
+// as it puts en prise needs no exchange evaluation to be known not to lose. Not on the first
+// or last rank: there a pawn's recapture also promotes, which the bound leaves out.
+bool loses_material(const Position& pos, Move m, int gain) {
+  const PieceType lands =
+      m.kind() == MoveKind::Promotion ? m.promotion() : type_of(pos.piece_on(m.from()));
+  const bool promotion_rank = rank_of(m.to()) == Rank::R1 || rank_of(m.to()) == Rank::R8;
+  if (gain >= see_value(lands) && !promotion_rank) return false;
+  return see(pos, m) < 0;
+}
+
 class Quiescence {
  public:
   // The best material the side to move at `pos` wins from here by captures (0 when it is
@@ -36,9 +69,12 @@ class Quiescence {
     std::array<Capture, MoveList::kCapacity> captures;
     size_t count = 0;
     const auto relative = [&](Square s) { return index(relative_square(pos.side_to_move(), s)); };
-    for (Move m : legal_moves(pos)) {
+    MoveList gaining;
+    GainingMoves sink{gaining, pos.pieces(~pos.side_to_move())};
+    movegen::generate(pos, sink);
+    for (Move m : gaining) {
       const int gain = immediate_gain(pos, m);
-      if (gain <= 0 || see(pos, m) < 0) continue;
+      if (gain <= 0 || loses_material(pos, m, gain)) continue;
       // Least valuable attacker first, then squares seen from the mover's side, so that the
       // node limit cuts the same sequences in a position and in its colour-flipped twin.
       const int attacker = see_value(type_of(pos.piece_on(m.from())));

@@ -4,10 +4,14 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <string>
+#include <vector>
 
+#include "../test_data.h"
 #include "avocet/chess/exchange.h"
 #include "avocet/chess/move_text.h"
+#include "avocet/chess/movegen.h"
 
 namespace avocet {
 namespace {
@@ -54,6 +58,81 @@ TEST(Quiescence, PromotionsCount) {
   EXPECT_EQ(gain("6k1/P7/8/8/8/8/8/6K1 w - - 0 1", "a7a8q"), 800);
   EXPECT_EQ(gain("1r4k1/P7/8/8/8/8/8/6K1 w - - 0 1", "a7a8q"), 800 - 900);
   EXPECT_EQ(gain("1r4k1/P7/8/8/8/8/8/6K1 w - - 0 1", "a7b8q"), 500 + 800);
+}
+
+// The plain reference of quiescence_gain: every legal move generated, every capture's SEE
+// evaluated. The library generates only captures and promotions and skips SEE where its
+// lower bound already says the capture cannot lose; both must give the same gains.
+class ReferenceQuiescence {
+ public:
+  int search(const Position& pos, int alpha, int beta, int plies_left) {
+    ++nodes_;
+    alpha = std::max(alpha, 0);
+    if (alpha >= beta || plies_left == 0 || nodes_ >= kQuiescenceNodes)
+      return std::min(alpha, beta);
+    struct Capture {
+      Move move;
+      int gain, order;
+    };
+    std::vector<Capture> captures;
+    const auto relative = [&](Square s) { return index(relative_square(pos.side_to_move(), s)); };
+    for (Move m : legal_moves(pos)) {
+      const int gain = immediate_gain(pos, m);
+      if (gain <= 0 || see(pos, m) < 0) continue;
+      const int attacker = see_value(type_of(pos.piece_on(m.from())));
+      captures.push_back({m, gain,
+                          (attacker * 64 + relative(m.from())) * 64 * 8 + relative(m.to()) * 8 +
+                              index(m.promotion())});
+    }
+    std::sort(captures.begin(), captures.end(), [](const Capture& a, const Capture& b) {
+      return a.gain != b.gain ? a.gain > b.gain : a.order < b.order;
+    });
+    for (size_t i = 0; i < captures.size() && nodes_ < kQuiescenceNodes; ++i) {
+      Position child = pos;
+      child.play(captures[i].move);
+      const int g = captures[i].gain;
+      const int value = g - search(child, g - beta, g - alpha, plies_left - 1);
+      if (value > alpha) {
+        alpha = value;
+        if (alpha >= beta) break;
+      }
+    }
+    return std::min(alpha, beta);
+  }
+
+  static int immediate_gain(const Position& pos, Move m) {
+    int gain = see_value(pos.captured_type(m));
+    if (m.kind() == MoveKind::Promotion)
+      gain += see_value(m.promotion()) - see_value(PieceType::Pawn);
+    return gain;
+  }
+
+ private:
+  int nodes_ = 0;
+};
+
+int reference_gain(const Position& pos, Move m) {
+  Position after = pos;
+  after.play(m);
+  return ReferenceQuiescence::immediate_gain(pos, m) -
+         ReferenceQuiescence().search(after, -(1 << 20), 1 << 20, kQuiescencePlies);
+}
+
+TEST(Quiescence, AgreesWithThePlainReference) {
+  int moves = 0, nonzero = 0;
+  for (const char* file : {"perft.epd", "perft_random.epd"}) {
+    for (const auto& entry : testing::read_perft_file(file)) {
+      const Position pos = Position::from_fen(entry.fen);
+      for (Move m : legal_moves(pos)) {
+        const int expected = reference_gain(pos, m);
+        ASSERT_EQ(quiescence_gain(pos, m), expected) << pos.fen() << " " << to_uci(m);
+        ++moves;
+        nonzero += expected != 0;
+      }
+    }
+  }
+  EXPECT_GT(moves, 10000);
+  EXPECT_GT(nonzero, 1000);  // the sweep must hold real exchanges, not only quiet moves
 }
 
 }  // namespace
