@@ -121,6 +121,19 @@ float Searcher::leaf_value(const Position& pos, Move move, const Position& child
   return known ? 1.0f - *known : q;
 }
 
+std::optional<float> Searcher::table_cutoff(uint64_t key, float budget, float alpha, float beta,
+                                            int ply, Move& table_move) const {
+  const auto hit = table_.probe_result(key);
+  if (!hit) return std::nullopt;
+  table_move = hit->best;
+  const float v = value_from_table(hit->value, ply);
+  if (hit->budget >= budget &&
+      (hit->bound == Bound::Exact || (hit->bound == Bound::Lower && v >= beta) ||
+       (hit->bound == Bound::Upper && v <= alpha)))
+    return v;
+  return std::nullopt;
+}
+
 float Searcher::search(const Position& pos, double probability, float alpha, float beta, int ply,
                        int extensions_left) {
   // The window may arrive empty (alpha == beta): 1 - x in float maps two values an ulp apart to
@@ -143,14 +156,7 @@ float Searcher::search(const Position& pos, double probability, float alpha, flo
   const uint64_t key = pos.key();
   const float budget = float(probability / theta_);
   Move table_move;
-  if (const auto hit = table_.probe_result(key)) {
-    table_move = hit->best;
-    const float v = value_from_table(hit->value, ply);
-    if (hit->budget >= budget &&
-        (hit->bound == Bound::Exact || (hit->bound == Bound::Lower && v >= beta) ||
-         (hit->bound == Bound::Upper && v <= alpha)))
-      return v;
-  }
+  if (const auto v = table_cutoff(key, budget, alpha, beta, ply, table_move)) return *v;
 
   // Only the other threads read the mark, so one thread takes none.
   const BusyPositions::Mark busy_mark =

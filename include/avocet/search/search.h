@@ -164,6 +164,10 @@ class Searcher {
  private:
   float search(const Position& pos, double probability, float alpha, float beta, int ply,
                int extensions_left);
+  // The table's value of the position if it was searched at least as deep (budget) and its
+  // bound settles the window; sets `table_move` to its best move either way.
+  std::optional<float> table_cutoff(uint64_t key, float budget, float alpha, float beta, int ply,
+                                    Move& table_move) const;
   // The value of the child reached by `move` (for the side to move at `pos`) when the move's
   // probability is below theta: searched one ply if the move forces and the line has
   // extensions left, else the rules', the tables' or the network's value.
