@@ -79,9 +79,14 @@ std::string_view target() { return AVOCET_NATIVE_BUILD ? "-march=native" : "port
 
 // What Precision auto gives on this CPU: found at run time, whatever the build's target.
 std::string net_arithmetic() {
-  return nn::resolve(nn::Precision::Auto) == nn::Precision::Bf16
-             ? "bf16 (AVX-512 BF16 found at run time)"
-             : "fp32 (no AVX-512 BF16 on this CPU)";
+  switch (nn::resolve(nn::Precision::Auto)) {
+    case nn::Precision::Int8:
+      return "int8 (AVX-512 VNNI found at run time)";
+    case nn::Precision::Bf16:
+      return "bf16 (AVX-512 BF16 found at run time)";
+    default:
+      return "fp32 (no AVX-512 VNNI or BF16 on this CPU)";
+  }
 }
 
 }  // namespace

@@ -130,7 +130,8 @@ OptionSpec precision_combo() {
       .type = T::Combo,
       .vars = names,
       .help =
-          "the net's arithmetic: auto (bf16 where the CPU has AVX-512 BF16), fp32, bf16, "
+          "the net's arithmetic: auto (int8 with AVX-512 VNNI, else bf16 with AVX-512 BF16), fp32, "
+          "bf16, "
           "int8 (AVX-512 VNNI or AVX2)",
       .apply = load_network,
       .read = [](const Settings& s) { return std::string(nn::precision_name(s.precision)); },
