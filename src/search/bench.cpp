@@ -28,7 +28,7 @@ BenchResult run_bench(const EvaluatorFactory& factory, const std::string& evalua
                       const std::function<void(const std::string&)>& on_position) {
   Engine engine(factory, evaluator_name);
   GoRequest request;
-  request.depth = depth;
+  request.iterations = depth;
   BenchResult result;
   const auto start = std::chrono::steady_clock::now();
   for (const char* fen : kBenchPositions) {

@@ -196,6 +196,8 @@ void Engine::go(const GoRequest& request, EngineCallbacks callbacks) {
   control_.nodes = 0;
   control_.tbhits = 0;
   control_.node_limit = request.nodes.value_or(UINT64_MAX);
+  if (options.limit_strength)
+    control_.node_limit = std::min(control_.node_limit, strength_level(options.elo).nodes);
   control_.pondering = request.ponder;
   control_.deadline_ns = 0;
   control_.split_work = options.threads > 1;
@@ -305,6 +307,7 @@ IterationReport Engine::search_tree(const GoRequest& request, const TimeBudget& 
                                     std::function<void(const SearchProgress&)> progress) {
   Limits limits;
   limits.depth = request.depth;
+  limits.iterations = request.iterations;
   limits.mate = request.mate;
   limits.searchmoves = request.searchmoves;
   if (budget.soft && !request.infinite) limits.soft_deadline = start_ + *budget.soft;
@@ -325,7 +328,9 @@ IterationReport Engine::search_tree(const GoRequest& request, const TimeBudget& 
     });
   }
   const auto evaluator = factory_();
-  Searcher searcher(*evaluator, table_, options.params, control_, options.multipv, tables);
+  // A limited strength chooses among all root moves, so each needs its exact value.
+  const int multipv = options.limit_strength ? int(MoveList::kCapacity) : options.multipv;
+  Searcher searcher(*evaluator, table_, options.params, control_, multipv, tables);
   IterationReport result = searcher.run(searched_game_, limits, report, std::move(progress));
   control_.stop = true;
   for (auto& h : helpers) h.join();
@@ -381,8 +386,17 @@ void Engine::run_search(GoRequest request, TimeBudget budget, EngineCallbacks ca
           request, budget, report,
           callbacks.on_progress ? progress : std::function<void(const SearchProgress&)>());
     }
+    if (settings_.engine.limit_strength) play_at_level(result);
   }
   report_best_move(result, callbacks);
+}
+
+void Engine::play_at_level(IterationReport& result) {
+  if (result.lines.empty()) return;
+  const double temperature = strength_level(settings_.engine.elo).temperature;
+  const size_t chosen = sample_line(result.lines, temperature, random_);
+  std::rotate(result.lines.begin(), result.lines.begin() + long(chosen),
+              result.lines.begin() + long(chosen) + 1);
 }
 
 Move Engine::expected_reply(Move best) {

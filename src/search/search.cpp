@@ -310,20 +310,27 @@ IterationReport Searcher::report_of(const Position& root, const std::vector<Root
   report.tbhits = control_.tbhits.load();
   report.lines = lines;
   for (RootLine& line : report.lines) line.pv = principal_variation(root, line.move);
-  report.depth = int(report.lines.front().pv.size());
+  report.depth = std::max(1, depth_);
   // seldepth_ is the ply of the deepest expanded node; the move below it was valued by the
   // network, one ply further.
-  report.seldepth = std::max(report.depth, seldepth_ + 1);
+  report.seldepth = seldepth_ + 1;
   for (const RootLine& line : report.lines)
     report.seldepth = std::max(report.seldepth, int(line.pv.size()));
   return report;
+}
+
+int nominal_depth(double theta) {
+  assert(theta > 0.0 && "nominal_depth: theta in (0, 1]");
+  // The epsilon keeps an exact power of two on its own side of the floor.
+  return std::max(1, int(std::floor(-std::log2(theta) + 1e-9)));
 }
 
 bool Searcher::enough_iterations(const Limits& limits, int iterations,
                                  const std::vector<RootLine>& lines, bool best_move_changed,
                                  float value_drop, int iterations_unchanged,
                                  std::chrono::steady_clock::time_point search_start) const {
-  if (limits.depth && iterations >= *limits.depth) return true;
+  if (limits.iterations && iterations >= *limits.iterations) return true;
+  if (limits.depth && depth_ >= *limits.depth) return true;
   const float best = lines.front().value;
   if (limits.mate && is_mate_value(best) && !is_tablebase_value(best) && best > 0.5f &&
       mate_in_moves(best) <= *limits.mate)
@@ -348,6 +355,7 @@ IterationReport Searcher::run(const Game& game, const Limits& limits,
   keys_ = game.recent_keys();
   root_index_ = keys_.size();
   std::vector<RootLine> lines = root_lines(root, limits.searchmoves);
+  depth_ = 0;
   IterationReport report;
   if (lines.empty()) return report;
   report.lines = lines;
@@ -384,6 +392,7 @@ IterationReport Searcher::run(const Game& game, const Limits& limits,
     const bool best_move_changed = current.front().move != lines.front().move;
     const float value_drop = lines.front().value - current.front().value;
     iterations_unchanged = best_move_changed ? 0 : iterations_unchanged + 1;
+    depth_ = std::max(depth_, nominal_depth(theta_));
     lines = std::move(current);
     report = report_of(root, lines, depth);
     if (on_iteration) on_iteration(report);

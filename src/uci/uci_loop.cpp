@@ -71,7 +71,7 @@ bool is_go_keyword(std::string_view word) {
 }
 
 // How many iterations a `go` searches when a bad parameter left it no limit at all.
-constexpr int kFallbackDepth = 1;
+constexpr int kFallbackIterations = 1;
 
 // Reads the integer after `words[i]` for `go`.
 int go_integer(const std::vector<std::string_view>& words, size_t& i) {
@@ -393,13 +393,13 @@ void UciLoop::on_go(const std::vector<std::string_view>& words) {
   // Every go must end in exactly one bestmove, or the GUI waits for ever. So a bad parameter
   // gets one error line and the search goes on with what remains (parse_go). If that leaves
   // no limit at all (no depth, nodes, mate, movetime, clock for the side to move, infinite or
-  // ponder), the search stops after kFallbackDepth iterations, so that the GUI gets a legal
+  // ponder), the search stops after kFallbackIterations iterations, so that the GUI gets a legal
   // move at once rather than a search only `stop` would end.
   //
   // A clock for the opponent only (`go btime 5000` with White to move) is such a fault too:
   // the side to move has no time given, and a search without limit would wait for a `stop`
   // that a GUI which thinks the clock is running never sends. Stockfish reads the missing
-  // clock as 0 ms and moves at once; here the move comes as fast, from kFallbackDepth
+  // clock as 0 ms and moves at once; here the move comes as fast, from kFallbackIterations
   // iterations, after an error line that names the missing clock.
   const search::Settings& settings = engine_.settings();
   const Position& pos = engine_.game().position();
@@ -422,7 +422,7 @@ void UciLoop::on_go(const std::vector<std::string_view>& words) {
                                clock_word, white ? "White" : "Black", white ? "wtime" : "btime");
   if (!parsed.fault.empty()) {
     error(parsed.fault);
-    if (!has_limit && !request.infinite) request.depth = kFallbackDepth;
+    if (!has_limit && !request.infinite) request.iterations = kFallbackIterations;
   }
   const bool playable = ensure_network();
   print_reports(false);

@@ -20,7 +20,7 @@ IterationReport search_one_iteration(const Game& game, const SearchParameters& p
   SearchControl control;
   Searcher searcher(evaluator, table, params, control);
   Limits limits;
-  limits.depth = 1;
+  limits.iterations = 1;
   limits.searchmoves = std::move(searchmoves);
   return searcher.run(game, limits, nullptr);
 }

@@ -52,7 +52,7 @@ TEST(Search, IterationsGoOnToTheLimitAtAnyThresholdFactor) {
   params.threshold_factor = 0.97;
   Searcher searcher(evaluator, table, params, control);
   Limits limits;
-  limits.depth = 70;
+  limits.iterations = 70;
   const IterationReport report = searcher.run(Game(), limits, nullptr);
   EXPECT_EQ(report.iterations, 70);
 
@@ -106,7 +106,7 @@ TEST(Search, DepthLimitedSearchIsReproducible) {
     SearchControl control;
     Searcher searcher(evaluator, table, SearchParameters{}, control);
     Limits limits;
-    limits.depth = 8;
+    limits.iterations = 8;
     return searcher.run(game, limits, nullptr);
   };
   const IterationReport a = search(), b = search();
@@ -129,7 +129,7 @@ TEST(Search, ReportsPliesWithSeldepthCoveringEveryLine) {
   SearchControl control;
   Searcher searcher(evaluator, table, SearchParameters{}, control, 3);
   Limits limits;
-  limits.depth = 6;
+  limits.iterations = 6;
   std::vector<IterationReport> reports;
   searcher.run(game, limits, [&](const IterationReport& r) { reports.push_back(r); });
   ASSERT_EQ(reports.size(), 6u);
@@ -137,12 +137,65 @@ TEST(Search, ReportsPliesWithSeldepthCoveringEveryLine) {
     const IterationReport& r = reports[i];
     EXPECT_EQ(r.iterations, int(i) + 1);
     EXPECT_GE(r.nodes, uint64_t(r.iterations));
-    EXPECT_EQ(r.depth, int(r.lines.front().pv.size()));
-    EXPECT_GE(r.depth, 1);
-    EXPECT_GE(r.seldepth, r.depth);
+    EXPECT_GE(r.depth, i == 0 ? 1 : reports[i - 1].depth) << "depth never decreases";
+    EXPECT_GE(r.seldepth, int(r.lines.front().pv.size()));
     for (const RootLine& line : r.lines) EXPECT_LE(int(line.pv.size()), r.seldepth);
   }
   EXPECT_GT(reports.back().seldepth, 2);
+  EXPECT_GT(reports.back().depth, reports.front().depth);
+}
+
+TEST(Search, NominalDepthIsTheBitsOfTheta) {
+  EXPECT_EQ(nominal_depth(1.0), 1);
+  EXPECT_EQ(nominal_depth(0.25), 2);
+  EXPECT_EQ(nominal_depth(0.2), 2);
+  EXPECT_EQ(nominal_depth(0.25 / 1024), 12);
+  EXPECT_EQ(nominal_depth(0.25 / 1024 * 1.01), 11);
+}
+
+// `go depth N` ends with the first iteration whose theta is 2^-N or less, within
+// searchmoves too.
+TEST(Search, DepthLimitEndsAtTheNominalDepth) {
+  const Game game(
+      Position::from_fen("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"));
+  for (const bool restricted : {false, true}) {
+    SCOPED_TRACE(restricted ? "searchmoves a2a3 d5d6" : "all moves");
+    nn::MaterialEvaluator evaluator;
+    TranspositionTable table(16);
+    SearchControl control;
+    Searcher searcher(evaluator, table, SearchParameters{}, control);
+    Limits limits;
+    limits.depth = 6;
+    if (restricted)
+      limits.searchmoves = {parse_uci(game.position(), "a2a3"), parse_uci(game.position(), "d5d6")};
+    std::vector<IterationReport> reports;
+    const IterationReport last =
+        searcher.run(game, limits, [&](const IterationReport& r) { reports.push_back(r); });
+    ASSERT_FALSE(reports.empty());
+    EXPECT_GE(last.depth, 6);
+    for (size_t i = 0; i + 1 < reports.size(); ++i) EXPECT_LT(reports[i].depth, 6);
+    // Theta starts at 1/4 or less and halves each iteration.
+    EXPECT_LE(last.iterations, 5);
+    for (const IterationReport& r : reports) EXPECT_GE(r.seldepth, 2);
+  }
+}
+
+// A solved position (bare kings: every move draws at once) still stops at the depth asked for,
+// where it would otherwise go on to the smallest theta (about 64 iterations). Theta starts at
+// the likeliest root move's pi (1/5) and halves: depths 2 (0.2), 3, 4, 5, 6.
+TEST(Search, DepthLimitEndsASolvedSearch) {
+  nn::MaterialEvaluator evaluator;
+  TranspositionTable table(16);
+  SearchControl control;
+  Searcher searcher(evaluator, table, SearchParameters{}, control);
+  Limits limits;
+  limits.depth = 6;
+  std::vector<int> depths;
+  const IterationReport last =
+      searcher.run(Game(Position::from_fen("8/8/8/4k3/8/8/8/4K3 w - - 0 1")), limits,
+                   [&](const IterationReport& r) { depths.push_back(r.depth); });
+  EXPECT_EQ(depths, (std::vector<int>{2, 3, 4, 5, 6}));
+  EXPECT_EQ(last.iterations, 5);
 }
 
 TEST(Search, ConvertsKingAndQueenAgainstKing) {

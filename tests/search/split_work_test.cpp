@@ -74,7 +74,7 @@ std::vector<size_t> evaluation_order(const Position& parent, uint64_t busy, bool
   const BusyPositions::Mark other_thread = control.busy.mark(busy);
   Searcher searcher(evaluator, table, SearchParameters{}, control);
   Limits limits;
-  limits.depth = 7;  // deep enough (theta 0.0008) that the second ply is expanded
+  limits.iterations = 7;  // deep enough (theta 0.0008) that the second ply is expanded
   searcher.run(Game(), limits, nullptr);
   std::vector<size_t> order;
   for (Move m : legal_moves(parent)) {

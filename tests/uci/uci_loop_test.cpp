@@ -94,11 +94,22 @@ TEST(UciLoop, HandshakeDeclaresEveryOption) {
         "option name SyzygyProbeLimit type spin default 7 min 0 max 7",
         "option name Syzygy50MoveRule type check default true",
         "option name Clear Hash type button\n",
-        "option name UCI_AnalyseMode type check default false"})
+        "option name UCI_AnalyseMode type check default false",
+        "option name UCI_LimitStrength type check default false"})
     EXPECT_NE(out.find(option), std::string::npos) << option;
+  // Declared as Stockfish declares it: the default is the weakest level.
+  const std::string elo = fmt::format("option name UCI_Elo type spin default {} min {} max {}\n",
+                                      search::kMinElo, search::kMinElo, search::kMaxElo);
+  EXPECT_NE(out.find(elo), std::string::npos) << elo;
   // The net is named in answer to `uci`, before uciok: python-chess warns about any line
   // other than readyok after isready, and drops what comes before uciok.
   EXPECT_TRUE(out.ends_with("info string net material\nuciok\nreadyok\n")) << out;
+}
+
+// The depth of the session's last info line with one.
+int last_depth(const std::string& text) {
+  const size_t at = text.rfind("info depth ");
+  return at == std::string::npos ? 0 : std::stoi(text.substr(at + 11));
 }
 
 // The nodes the last search of the session reported.
@@ -757,7 +768,7 @@ TEST(UciLoop, EndOfInputStopsAnInfiniteSearch) {
   EXPECT_NO_THROW(parse_uci(Position::start(), bestmove_of(out))) << out;
 }
 
-// A bad go with nothing valid left searches kFallbackDepth (1) iterations: a move at once.
+// A bad go with nothing valid left searches kFallbackIterations (1) iterations: a move at once.
 TEST(UciLoop, BadGoWithoutLimitsSearchesOneIteration) {
   Session s;
   s.send("position startpos");
@@ -769,7 +780,7 @@ TEST(UciLoop, BadGoWithoutLimitsSearchesOneIteration) {
 }
 
 // A clock for the opponent only leaves the side to move without a limit: an error line
-// naming the missing clock, and a move after kFallbackDepth iterations (Stockfish reads the
+// naming the missing clock, and a move after kFallbackIterations iterations (Stockfish reads the
 // missing clock as 0 ms and moves at once), not a search only `stop` would end.
 TEST(UciLoop, ClockForTheOpponentOnlyMovesAtOnce) {
   for (const auto& [moves, go, error] :
@@ -800,22 +811,22 @@ TEST(UciLoop, ClockForTheOpponentOnlyMovesAtOnce) {
 // Limits that ask for no search, negative clocks, clock words without the side to move's clock
 // and bad searchmoves each get one error line naming them, and the go still gets one move.
 TEST(UciLoop, GoParametersOutOfRangeAreNamed) {
-  for (const auto& [go, error, iterations] :
-       {std::tuple{"go movetime 0", "go: movetime must be at least 1, got 0: ignored", 1},
-        std::tuple{"go movetime -5", "go: movetime must be at least 1, got -5: ignored", 1},
-        std::tuple{"go nodes 0", "go: nodes must be at least 1, got 0: ignored", 1},
-        std::tuple{"go depth 0", "go: depth must be at least 1, got 0: ignored", 1},
+  for (const auto& [go, error, depth] :
+       {std::tuple{"go movetime 0", "go: movetime must be at least 1, got 0: ignored", 0},
+        std::tuple{"go movetime -5", "go: movetime must be at least 1, got -5: ignored", 0},
+        std::tuple{"go nodes 0", "go: nodes must be at least 1, got 0: ignored", 0},
+        std::tuple{"go depth 0", "go: depth must be at least 1, got 0: ignored", 0},
         std::tuple{"go depth 2 mate 0", "go: mate must be at least 1, got 0: ignored", 2},
         std::tuple{"go depth 2 movestogo 0 wtime 100000",
                    "go: movestogo must be at least 1, got 0: ignored", 2},
         std::tuple{"go winc 100",
                    "go: winc given but White is to move and has no wtime: "
                    "moving at once",
-                   1},
+                   0},
         std::tuple{"go movestogo 20",
                    "go: movestogo given but White is to move and has no "
                    "wtime: moving at once",
-                   1},
+                   0},
         std::tuple{"go depth 2 searchmoves z9z9 e2e4",
                    "go searchmoves: 'z9z9' is not a move in UCI notation (e.g. e2e4, e7e8q)", 2}}) {
     SCOPED_TRACE(go);
@@ -827,7 +838,11 @@ TEST(UciLoop, GoParametersOutOfRangeAreNamed) {
     EXPECT_EQ(out.rfind(std::string("info string error: ") + error + "\n", 0), 0u) << out;
     EXPECT_EQ(count(out, "info string error"), 1) << out;
     EXPECT_EQ(count(out, "bestmove "), 1) << out;
-    EXPECT_EQ(count(out, "info depth "), iterations) << out;
+    // Depth 0: the one iteration of a go left without a limit; else the depth asked for.
+    if (depth == 0)
+      EXPECT_EQ(count(out, "info depth "), 1) << out;
+    else
+      EXPECT_GE(last_depth(out), depth) << out;
     if (std::string(go).find("e2e4") != std::string::npos) {
       EXPECT_EQ(bestmove_of(out), "e2e4");
     }

@@ -10,6 +10,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <random>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -20,6 +21,7 @@
 #include "avocet/nn/evaluator.h"
 #include "avocet/nn/precision.h"
 #include "avocet/search/search.h"
+#include "avocet/search/strength.h"
 #include "avocet/search/time_manager.h"
 #include "avocet/syzygy/tablebase.h"
 
@@ -39,6 +41,10 @@ struct EngineOptions {
   SearchParameters params;
   int syzygy_probe_limit = TablebaseSettings{}.probe_limit;
   bool syzygy_50_move_rule = TablebaseSettings{}.rule50;
+  // UCI_LimitStrength and UCI_Elo: play at the level strength_level(elo) gives (strength.h).
+  // The default Elo is the lowest, as Stockfish's is.
+  bool limit_strength = false;
+  int elo = kMinElo;
 };
 
 // String options need a non-empty default in UCI GUIs: these words stand for "none".
@@ -84,7 +90,8 @@ struct EngineReports {
 
 struct GoRequest {
   TimeControl clock;
-  std::optional<int> depth, mate;
+  std::optional<int> depth, mate;  // depth in plies (IterationReport::depth)
+  std::optional<int> iterations;   // theta iterations: `bench`, and a go without a limit
   std::optional<uint64_t> nodes;
   std::vector<Move> searchmoves;
   bool infinite = false, ponder = false;
@@ -198,6 +205,8 @@ class Engine {
                               std::function<void(const SearchProgress&)> progress);
   // Waits out an infinite or ponder search's hold, then reports the best and ponder moves.
   void report_best_move(const IterationReport& result, const EngineCallbacks& callbacks);
+  // UCI_LimitStrength: moves the line the level chooses (sample_line) to the front.
+  void play_at_level(IterationReport& result);
   // The reply to ponder on after `best` when the principal variation stops there: the
   // table's best move in the position after it, else the net's. None when the game ends.
   Move expected_reply(Move best);
@@ -228,6 +237,7 @@ class Engine {
   bool running_ = false;
   std::chrono::steady_clock::time_point start_;
   std::optional<std::chrono::milliseconds> pending_hard_;  // armed at ponderhit
+  std::mt19937_64 random_{std::random_device{}()};         // a limited strength's choice of move
 };
 
 }  // namespace avocet::search

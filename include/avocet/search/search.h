@@ -95,7 +95,8 @@ struct SearchControl {
 };
 
 struct Limits {
-  std::optional<int> depth;       // iterations
+  std::optional<int> depth;       // plies, as IterationReport::depth counts them (`go depth`)
+  std::optional<int> iterations;  // theta iterations (`bench`)
   std::optional<int> mate;        // stop once a mate in <= N moves is found
   std::vector<Move> searchmoves;  // restrict the root to these
   // No new iteration after the soft deadline, itself stretched or shortened after each
@@ -111,6 +112,10 @@ struct Limits {
 // else 1. The hard deadline still bounds every search.
 double soft_time_factor(bool best_move_changed, float value_drop, int iterations_unchanged,
                         float margin);
+
+// The nominal depth in plies at theta (IterationReport::depth): floor(log2(1 / theta)), at
+// least 1.
+int nominal_depth(double theta);
 
 // Theta below which iterations stop: no line of a real search is cut there any more, so a
 // solved position (every line a mate or a draw) ends its search instead of repeating it.
@@ -129,10 +134,17 @@ struct RootLine {
 };
 
 // What an iteration found. `iterations` counts the completed theta iterations (0: none yet;
-// `Limits::depth` and `go depth` count these). GUIs read `depth` and `seldepth` as plies, so
-// they are plies: `depth` is the length of the best line's principal variation, and
-// `seldepth` the longest line looked at (the deepest expanded node plus the network-valued
-// move below it, or a longer printed variation), never less than `depth`.
+// `Limits::iterations` and `bench` count these). GUIs read `depth` and `seldepth` as plies,
+// so they are plies:
+// - `depth` is the nominal depth of the last complete iteration, nominal_depth(theta): every
+//   line of probability 2^-depth or more has been searched, so a line of moves the net rates
+//   at 1/2 each is searched `depth` plies deep (the main line of a quiet position, whose moves
+//   the net rates lower, less deep; forcing lines deeper). It is the probability-limited
+//   search's analogue of an alpha-beta engine's nominal depth, a fixed unit of effort for
+//   `go depth N`, and never decreases within a search.
+// - `seldepth` is the longest line looked at (the deepest expanded node plus the
+//   network-valued move below it, or a longer printed variation). In a quiet position it can
+//   be below `depth`: no line there is as likely as 1/2 a move.
 struct IterationReport {
   int iterations = 0;
   int depth = 0, seldepth = 0;
@@ -205,6 +217,7 @@ class Searcher {
   TablebaseSettings tablebases_;
 
   double theta_ = 1.0;
+  int depth_ = 0;  // IterationReport::depth after the last complete iteration
   int seldepth_ = 0;
   bool stopped_ = false;
   std::vector<uint64_t> keys_;  // history (since the last irreversible move) and search path

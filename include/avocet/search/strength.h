@@ -1,0 +1,39 @@
+// Playing below full strength (UCI_LimitStrength, UCI_Elo), the way a person does: by
+// calculating less and by sometimes preferring a move that looks nearly as good, rather than by
+// blundering at random. A level limits the nodes searched per move, searches every root move
+// to an exact value, and then plays a move drawn with probability proportional to
+// exp((value - best value) / temperature): a move the search judges 0.05 worse in win
+// probability is played e^-1 as often as the best at temperature 0.05, a lost piece almost never.
+//
+// Both limits are independent of the clock and the CPU, so a level means the same on any
+// machine and at any time control that leaves it its nodes. The levels are calibrated on
+// Stockfish 15.1's own UCI_Elo scale (src/search/README.md#strength-levels).
+#pragma once
+
+#include <cstdint>
+#include <random>
+#include <span>
+
+#include "avocet/search/search.h"
+
+namespace avocet::search {
+
+struct StrengthLevel {
+  uint64_t nodes = 1;        // the most nodes a move may search
+  double temperature = 0.0;  // of the softmax over the root moves' values (win probability)
+};
+
+// The UCI_Elo range. Below the lowest calibrated level the temperature keeps rising along
+// the line through the two lowest anchors; see kStrengthAnchors in strength.cpp.
+inline constexpr int kMinElo = 1000;
+inline constexpr int kMaxElo = 1600;
+
+// The level that plays at `elo` (clamped to [kMinElo, kMaxElo]): interpolated between the
+// calibrated anchors, nodes geometrically and temperature linearly.
+StrengthLevel strength_level(int elo);
+
+// Which of `lines` (best first, values exact) to play: index i with probability proportional
+// to exp((lines[i].value - lines[0].value) / temperature); 0 at temperature 0.
+size_t sample_line(std::span<const RootLine> lines, double temperature, std::mt19937_64& random);
+
+}  // namespace avocet::search

@@ -1,0 +1,57 @@
+#include "avocet/search/strength.h"
+
+#include <algorithm>
+#include <cassert>
+#include <cmath>
+#include <iterator>
+#include <vector>
+
+namespace avocet::search {
+
+namespace {
+
+struct StrengthAnchor {
+  int elo;
+  double nodes;
+  double temperature;
+};
+
+// Levels measured against Stockfish 15.1's UCI_Elo at 10+0.1 (src/search/README.md#strength-levels
+// gives the games). Between anchors the node count is interpolated geometrically, the
+// temperature linearly.
+constexpr StrengthAnchor kStrengthAnchors[] = {
+    {1000, 1, 0.10},  // below Stockfish's scale (1350): extrapolated, not measured
+    {1350, 4, 0.01},
+    {1450, 32, 0.01},
+    {1550, 256, 0.005},
+    {1600, 640, 0.0},
+};
+static_assert(kStrengthAnchors[0].elo == kMinElo);
+static_assert(std::size(kStrengthAnchors) >= 2 &&
+              kStrengthAnchors[std::size(kStrengthAnchors) - 1].elo == kMaxElo);
+
+}  // namespace
+
+StrengthLevel strength_level(int elo) {
+  elo = std::clamp(elo, kMinElo, kMaxElo);
+  const auto* upper = std::find_if(std::begin(kStrengthAnchors), std::end(kStrengthAnchors),
+                                   [elo](const StrengthAnchor& a) { return a.elo >= elo; });
+  if (upper == std::begin(kStrengthAnchors)) ++upper;
+  const StrengthAnchor& lo = upper[-1];
+  const StrengthAnchor& hi = *upper;
+  const double t = double(elo - lo.elo) / double(hi.elo - lo.elo);
+  const double nodes = lo.nodes * std::pow(hi.nodes / lo.nodes, t);
+  return {uint64_t(std::llround(nodes)), lo.temperature + t * (hi.temperature - lo.temperature)};
+}
+
+size_t sample_line(std::span<const RootLine> lines, double temperature, std::mt19937_64& random) {
+  assert(!lines.empty() && "sample_line: at least one line");
+  if (temperature <= 0.0 || lines.size() == 1) return 0;
+  std::vector<double> weights;
+  weights.reserve(lines.size());
+  for (const RootLine& line : lines)
+    weights.push_back(std::exp(double(line.value - lines.front().value) / temperature));
+  return std::discrete_distribution<size_t>(weights.begin(), weights.end())(random);
+}
+
+}  // namespace avocet::search

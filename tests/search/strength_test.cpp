@@ -1,0 +1,107 @@
+// Strength levels (UCI_LimitStrength, UCI_Elo): the level schedule and the choice of move.
+#include "avocet/search/strength.h"
+
+#include <gtest/gtest.h>
+
+#include <array>
+#include <cmath>
+#include <set>
+
+#include "avocet/chess/move_text.h"
+#include "avocet/chess/movegen.h"
+#include "avocet/nn/material_evaluator.h"
+#include "avocet/search/engine.h"
+
+namespace avocet::search {
+namespace {
+
+// A lower Elo never searches more nor chooses more freely, and the range's ends are levels
+// that differ: the weakest looks at one node and samples widely, the strongest searches.
+TEST(Strength, LevelsWeakenMonotonicallyDownTheRange) {
+  StrengthLevel previous = strength_level(kMinElo);
+  EXPECT_EQ(previous.nodes, 1u);
+  EXPECT_GT(previous.temperature, 0.05);
+  for (int elo = kMinElo + 5; elo <= kMaxElo; elo += 5) {
+    const StrengthLevel level = strength_level(elo);
+    EXPECT_GE(level.nodes, previous.nodes) << elo;
+    EXPECT_LE(level.temperature, previous.temperature) << elo;
+    EXPECT_GE(level.nodes, 1u) << elo;
+    previous = level;
+  }
+  EXPECT_GE(strength_level(kMaxElo).nodes, 256u);
+  EXPECT_LT(strength_level(kMaxElo).temperature, strength_level(kMinElo).temperature / 4);
+  // Outside the range: the nearest end.
+  EXPECT_EQ(strength_level(kMinElo - 500).nodes, strength_level(kMinElo).nodes);
+  EXPECT_EQ(strength_level(kMaxElo + 500).nodes, strength_level(kMaxElo).nodes);
+}
+
+std::vector<RootLine> lines_valued(std::initializer_list<float> values) {
+  std::vector<RootLine> lines;
+  const MoveList moves = legal_moves(Game().position());
+  size_t i = 0;
+  for (float v : values) lines.push_back({moves[i++], v, {}, {}});
+  return lines;
+}
+
+// Each move is drawn as often as its softmax weight says: a move 0.05 below the best at
+// temperature 0.05 comes e^-1 as often, one 0.3 below almost never.
+TEST(Strength, SampleFollowsTheSoftmaxOfTheValues) {
+  const std::vector<RootLine> lines = lines_valued({0.60f, 0.55f, 0.30f});
+  std::mt19937_64 random(7);
+  std::array<int, 3> drawn{};
+  const int draws = 40000;
+  for (int i = 0; i < draws; ++i) ++drawn[sample_line(lines, 0.05, random)];
+  const double z = 1 + std::exp(-1.0) + std::exp(-6.0);
+  EXPECT_NEAR(drawn[0] / double(draws), 1 / z, 0.01);
+  EXPECT_NEAR(drawn[1] / double(draws), std::exp(-1.0) / z, 0.01);
+  EXPECT_NEAR(drawn[2] / double(draws), std::exp(-6.0) / z, 0.003);
+  EXPECT_GT(drawn[2], 0) << "a bad move still comes, rarely";
+
+  for (int i = 0; i < 100; ++i) EXPECT_EQ(sample_line(lines, 0.0, random), 0u) << "temperature 0";
+  EXPECT_EQ(sample_line(lines_valued({0.5f}), 1.0, random), 0u) << "one move";
+}
+
+// The moves and nodes of `searches` searches of the position after 1. e4 at `elo`.
+std::pair<std::set<std::string>, uint64_t> play_at(int elo, bool limit, int searches) {
+  Engine engine([] { return std::make_unique<nn::MaterialEvaluator>(); }, "material");
+  Settings settings;
+  settings.engine.limit_strength = limit;
+  settings.engine.elo = elo;
+  engine.configure(settings);
+  std::set<std::string> moves;
+  uint64_t most_nodes = 0;
+  for (int i = 0; i < searches; ++i) {
+    Game game;
+    game.play(parse_uci(game.position(), "e2e4"));
+    engine.new_game();  // each search from an empty table, as deterministic as it can be
+    engine.set_game(game);
+    GoRequest request;
+    request.nodes = 2000;
+    EngineCallbacks callbacks;
+    callbacks.on_info = [&](const SearchInfo& info) {
+      most_nodes = std::max(most_nodes, info.report.nodes);
+    };
+    callbacks.on_bestmove = [&](Move best, Move) {
+      EXPECT_TRUE(legal_moves(game.position()).contains(best));
+      moves.insert(to_uci(best));
+    };
+    engine.go(request, std::move(callbacks));
+    engine.wait();
+  }
+  return {moves, most_nodes};
+}
+
+// A limited level searches at most its nodes and varies its moves among those it values
+// alike; full strength (the option off) plays one move and uses the nodes it is given.
+TEST(Strength, LimitedEngineSearchesItsNodesAndVariesItsMoves) {
+  const auto [weak_moves, weak_nodes] = play_at(kMinElo, true, 40);
+  EXPECT_LE(weak_nodes, strength_level(kMinElo).nodes);
+  EXPECT_GE(weak_moves.size(), 3u) << "the material evaluator values many replies alike";
+
+  const auto [full_moves, full_nodes] = play_at(kMinElo, false, 5);
+  EXPECT_EQ(full_moves.size(), 1u);
+  EXPECT_GT(full_nodes, strength_level(kMaxElo).nodes) << "UCI_Elo alone does not limit";
+}
+
+}  // namespace
+}  // namespace avocet::search
