@@ -35,6 +35,19 @@ Result search_game(const Game& game, uint64_t nodes, bool mop_up = false) {
           report.lines.front().pv};
 }
 
+// A search on the material evaluator with a table of its own; every iteration's report kept.
+struct MaterialSearch {
+  nn::MaterialEvaluator evaluator;
+  TranspositionTable table{16};
+  SearchControl control;
+  Searcher searcher{evaluator, table, SearchParameters{}, control};
+  std::vector<IterationReport> reports;
+
+  IterationReport run(const Game& game, const Limits& limits) {
+    return searcher.run(game, limits, [this](const IterationReport& r) { reports.push_back(r); });
+  }
+};
+
 Game after(const char* fen, std::initializer_list<const char*> moves) {
   Game game(Position::from_fen(fen));
   for (const char* m : moves) game.play(parse_uci(game.position(), m));
@@ -101,13 +114,9 @@ TEST(Search, DepthLimitedSearchIsReproducible) {
   const Game game(
       Position::from_fen("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"));
   const auto search = [&game] {
-    nn::MaterialEvaluator evaluator;
-    TranspositionTable table(16);
-    SearchControl control;
-    Searcher searcher(evaluator, table, SearchParameters{}, control);
     Limits limits;
     limits.iterations = 8;
-    return searcher.run(game, limits, nullptr);
+    return MaterialSearch().run(game, limits);
   };
   const IterationReport a = search(), b = search();
   ASSERT_EQ(a.iterations, 8);
@@ -160,17 +169,13 @@ TEST(Search, DepthLimitEndsAtTheNominalDepth) {
       Position::from_fen("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"));
   for (const bool restricted : {false, true}) {
     SCOPED_TRACE(restricted ? "searchmoves a2a3 d5d6" : "all moves");
-    nn::MaterialEvaluator evaluator;
-    TranspositionTable table(16);
-    SearchControl control;
-    Searcher searcher(evaluator, table, SearchParameters{}, control);
     Limits limits;
     limits.depth = 6;
     if (restricted)
       limits.searchmoves = {parse_uci(game.position(), "a2a3"), parse_uci(game.position(), "d5d6")};
-    std::vector<IterationReport> reports;
-    const IterationReport last =
-        searcher.run(game, limits, [&](const IterationReport& r) { reports.push_back(r); });
+    MaterialSearch search;
+    const IterationReport last = search.run(game, limits);
+    const std::vector<IterationReport>& reports = search.reports;
     ASSERT_FALSE(reports.empty());
     EXPECT_GE(last.depth, 6);
     for (size_t i = 0; i + 1 < reports.size(); ++i) EXPECT_LT(reports[i].depth, 6);
@@ -184,16 +189,13 @@ TEST(Search, DepthLimitEndsAtTheNominalDepth) {
 // where it would otherwise go on to the smallest theta (about 64 iterations). Theta starts at
 // the likeliest root move's pi (1/5) and halves: depths 2 (0.2), 3, 4, 5, 6.
 TEST(Search, DepthLimitEndsASolvedSearch) {
-  nn::MaterialEvaluator evaluator;
-  TranspositionTable table(16);
-  SearchControl control;
-  Searcher searcher(evaluator, table, SearchParameters{}, control);
   Limits limits;
   limits.depth = 6;
-  std::vector<int> depths;
+  MaterialSearch search;
   const IterationReport last =
-      searcher.run(Game(Position::from_fen("8/8/8/4k3/8/8/8/4K3 w - - 0 1")), limits,
-                   [&](const IterationReport& r) { depths.push_back(r.depth); });
+      search.run(Game(Position::from_fen("8/8/8/4k3/8/8/8/4K3 w - - 0 1")), limits);
+  std::vector<int> depths;
+  for (const IterationReport& r : search.reports) depths.push_back(r.depth);
   EXPECT_EQ(depths, (std::vector<int>{2, 3, 4, 5, 6}));
   EXPECT_EQ(last.iterations, 5);
 }
