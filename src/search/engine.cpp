@@ -394,7 +394,12 @@ void Engine::run_search(GoRequest request, TimeBudget budget, EngineCallbacks ca
 void Engine::play_at_level(IterationReport& result) {
   if (result.lines.empty()) return;
   const double temperature = strength_level(settings_.engine.elo).temperature;
-  const size_t chosen = sample_line(result.lines, temperature, random_);
+  // Only values of one iteration compare: a move the cut iteration did not reach keeps the
+  // shallower value of the iteration before, often above what searching it would show (the
+  // net is optimistic about the moves it likes), and would be drawn for that.
+  const std::span<const RootLine> comparable(result.lines.data(),
+                                             std::min(result.lines.size(), result.exact_lines));
+  const size_t chosen = sample_line(comparable, temperature, random_);
   std::rotate(result.lines.begin(), result.lines.begin() + long(chosen),
               result.lines.begin() + long(chosen) + 1);
 }
