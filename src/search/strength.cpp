@@ -18,12 +18,14 @@ struct StrengthAnchor {
 
 // Levels measured against Stockfish 15.1's UCI_Elo at 10+0.1 (src/search/README.md#strength-levels
 // gives the games). Between anchors the node count is interpolated geometrically, the
-// temperature linearly.
+// temperature linearly. The temperature is used only at one node, where every value is the
+// net's own: after a search the root moves' values come from different depths (a searched
+// move's from its replies, an unsearched one's from the net's optimistic first look), and a
+// draw among them would favour the moves the search did not look at.
 constexpr StrengthAnchor kStrengthAnchors[] = {
-    {1000, 1, 0.10},  // below Stockfish's scale (1350): extrapolated, not measured
-    {1350, 4, 0.01},
-    {1450, 32, 0.01},
-    {1550, 256, 0.005},
+    {1000, 1, 0.10},  // extrapolated, not measured
+    {1250, 1, 0.0},   // the net's argmax
+    {1450, 32, 0.0},
     {1600, 640, 0.0},
 };
 static_assert(kStrengthAnchors[0].elo == kMinElo);

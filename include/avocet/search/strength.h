@@ -1,9 +1,9 @@
-// Playing below full strength (UCI_LimitStrength, UCI_Elo), the way a person does: by
-// calculating less and by sometimes preferring a move that looks nearly as good, rather than by
-// blundering at random. A level limits the nodes searched per move, searches every root move
-// to an exact value, and then plays a move drawn with probability proportional to
-// exp((value - best value) / temperature): a move the search judges 0.05 worse in win
-// probability is played e^-1 as often as the best at temperature 0.05, a lost piece almost never.
+// Playing below full strength (UCI_LimitStrength, UCI_Elo), the way a weaker player does: by
+// calculating less, and at the bottom of the range by playing what looks good at first sight,
+// sometimes what looks nearly as good, rather than by blundering at random. A level limits
+// the nodes searched per move and values every root move to the same iteration; at one node
+// (the net's argmax) it may also draw its move with probability proportional to
+// exp((value - best value) / temperature) over the net's win probabilities.
 //
 // Both limits are independent of the clock and the CPU, so a level means the same on any
 // machine and at any time control that leaves it its nodes. The levels are calibrated on
@@ -23,8 +23,7 @@ struct StrengthLevel {
   double temperature = 0.0;  // of the softmax over the root moves' values (win probability)
 };
 
-// The UCI_Elo range. Below the lowest calibrated level the temperature keeps rising along
-// the line through the two lowest anchors; see kStrengthAnchors in strength.cpp.
+// The UCI_Elo range; the anchors in strength.cpp say what each level does.
 inline constexpr int kMinElo = 1000;
 inline constexpr int kMaxElo = 1600;
 
