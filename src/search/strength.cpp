@@ -24,7 +24,7 @@ struct StrengthAnchor {
 // draw among them would favour the moves the search did not look at.
 constexpr StrengthAnchor kStrengthAnchors[] = {
     {1000, 1, 0.10},  // extrapolated, not measured
-    {1250, 1, 0.0},   // the net's argmax
+    {1150, 1, 0.0},   // the net's argmax
     {1450, 32, 0.0},
     {1600, 640, 0.0},
 };
