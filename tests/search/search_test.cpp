@@ -168,7 +168,7 @@ TEST(Search, CutIterationMarksItsExactLines) {
         "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10"}) {
     const Game game(Position::from_fen(fen));
     for (uint64_t nodes = 2; nodes < 300; nodes += 1) {
-      MaterialSearch search(int(MoveList::kCapacity));
+      MaterialSearch search{int(MoveList::kCapacity)};
       search.control.node_limit = nodes;
       const IterationReport report = search.run(game, Limits{});
       if (report.exact_lines >= report.lines.size()) continue;
