@@ -18,6 +18,9 @@ namespace {
 // Round to nearest even (the default rounding mode, as the kernels' cvtps2dq), then clamp.
 int8_t quantize(float value, float inverse_scale) {
   const float scaled = std::nearbyint(value * inverse_scale);
+  // NaN comes only from activations that overflowed (an absurd net, as the fuzzer makes), whose
+  // evaluation is NaN anyway; converting it to an integer would be undefined behaviour.
+  if (std::isnan(scaled)) return 0;
   return int8_t(std::clamp(scaled, float(-kLevels), float(kLevels)));
 }
 
