@@ -84,6 +84,10 @@ def parse_args(argv=None):
     parser.add_argument("--eval-every", type=int, default=1000)
     parser.add_argument("--checkpoint", help="checkpoint file (default: OUT.ckpt)")
     parser.add_argument("--resume", action="store_true")
+    parser.add_argument("--keep-best", action="store_true",
+                        help="export the weights of the validation (every --eval-every steps) "
+                        "with the lowest mean held-out loss rather than the last: for runs "
+                        "long enough to pass over the data many times, as on a GPU")
     parser.add_argument("--export-only", action="store_true",
                         help="load the checkpoint, validate and export without training")
     parser.add_argument("--bf16", action="store_true",
@@ -217,12 +221,27 @@ def learning_rate(step, progress, args):
 def log_line(args, entry):
     if args.log:
         with open(args.log, "a") as log:
-            log.write(json.dumps({"out": args.out, **entry}) + "\n")
+            log.write(json.dumps({"out": args.out, **entry}, default=float) + "\n")
 
 
-def train(model, trained, optimizer, data, args, step, rank, world, device):
+class BestWeights:
+    """The weights of the validation with the lowest mean held-out loss so far (--keep-best)."""
+
+    def __init__(self):
+        self.loss, self.step, self.state = math.inf, None, None
+
+    def offer(self, model, metrics, step, names):
+        loss = float(np.mean([metrics[n]["val_loss"] for n in names if n in metrics]))
+        if loss < self.loss:
+            self.loss, self.step = loss, step
+            self.state = {k: v.detach().to("cpu", copy=True) for k, v in
+                          model.state_dict().items()}
+
+
+def train(model, trained, optimizer, data, args, step, rank, world, device, best=None):
     """Runs steps until --steps or --minutes; validates and checkpoints every --eval-every
-    steps. Returns (final step, positions seen, minutes)."""
+    steps, offering each validation to `best` if given. Returns (final step, positions seen,
+    minutes)."""
     rng = np.random.default_rng(args.seed + rank + step)
     loop_start, positions_seen, smoothed = time.time(), 0, None
     deadline = loop_start + args.minutes * 60 if args.minutes else None
@@ -263,6 +282,8 @@ def train(model, trained, optimizer, data, args, step, rank, world, device):
             metrics = validate_sets(model, data.batches, data.validation_sets, args.bins, device)
             log_line(args, {"step": step, "train_loss": smoothed,
                             "minutes": (time.time() - loop_start) / 60, **metrics})
+            if best is not None:
+                best.offer(model, metrics, step, data.validation_sets)
             save_checkpoint(args.checkpoint, model, optimizer, step, args)
     return step, positions_seen, (time.time() - loop_start) / 60
 
@@ -314,13 +335,22 @@ def main():
               f"{args.square_groups or 'none'} move features {args.move_groups or 'none'}: "
               f"{sum(p.numel() for p in model.parameters())} parameters", flush=True)
 
+    best = BestWeights() if args.keep_best and rank == 0 else None
     step, positions_seen, minutes = train(model, trained, optimizer, data, args, step, rank,
-                                          world, device)
+                                          world, device, best)
     if rank == 0:
         if not args.export_only:
             save_checkpoint(args.checkpoint, model, optimizer, step, args)
         print(f"\nfinal: step {step}, {minutes:.1f} min, {positions_seen} positions seen",
               flush=True)
+        if best is not None and best.state is not None:
+            final = validate_sets(model, data.batches, data.validation_sets, args.bins, device)
+            best.offer(model, final, step, data.validation_sets)
+            if best.step != step:
+                print(f"--keep-best: exporting step {best.step} (mean held-out loss "
+                      f"{best.loss:.4f}), not the last step", flush=True)
+                model.load_state_dict(best.state)
+                step = best.step
         export_net(model, data, args, step, minutes, device)
     if args.ddp:
         torch.distributed.destroy_process_group()

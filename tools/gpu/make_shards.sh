@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# On the GPU machine: packed annotations (stage.sh) -> shards with the tactical features, WORKERS
+# blocks per file in parallel, in the files' line order (train.py's validation rows then match
+# those of shards made here by `avocet datagen --from-tsv`). Prints the number of shards.
+# Usage: tools/gpu/make_shards.sh OUT_DIR [WORKERS]
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+out=$1 workers=${2:-5} work=$(mktemp -d)
+mkdir -p "$out"
+for packed in .gpu/data/*.pk.xz; do
+  name=$(basename "$packed" .pk.xz)
+  for block in $(seq 0 $((workers - 1))); do
+    dir=$work/$name-$block
+    ( mkdir -p "$dir" &&
+      PYTHONPATH=.gpu python3 tools/gpu/pack_annotations.py unpack "$packed" "$dir/$name.tsv" \
+        --block "$block" --blocks "$workers" &&
+      LD_LIBRARY_PATH=.gpu/lib .gpu/bin/avocet datagen --from-tsv "$dir/$name.tsv" -o "$dir/out" \
+        --shard-size 0 > /dev/null 2>&1 &&
+      mv "$dir/out/$name-000.shard" "$out/$name-$(printf %03d "$block").shard" ) &
+  done
+done
+wait
+find "$out" -name "*.shard" | wc -l
