@@ -96,7 +96,8 @@ void attention_reference(const float* qkv, int qkv_stride, int tokens, int d, in
 #pragma GCC diagnostic ignored "-Wuninitialized"
 #endif
 
-#define AVOCET_ATTENTION_TARGET __attribute__((target("avx512f")))
+// fma for the 8-lane products of the relative terms (every AVX-512 CPU has it).
+#define AVOCET_ATTENTION_TARGET __attribute__((target("avx512f,fma")))
 
 namespace {
 
@@ -149,20 +150,106 @@ AVOCET_ATTENTION_TARGET void transpose16(__m512 rows[16]) {
   }
 }
 
+// ---- Relative position terms (AttentionTerms::relative) ----
+// A query's 64 square keys read an 8 x 8 window of the 15 x 15 offsets: for the 8 keys on one rank
+// the offsets are 8 consecutive table rows, in descending order as the key's file rises. So
+// q_i . A[r] and k_j . B[r] are computed for exactly those 64 keys (not against all 225 rows, 3.5
+// times the work), with A and B transposed to columns and reversed so that one 8-float load gives
+// a rank's 8 keys in token order; C is read by rows, one key at a time.
+
+// A or B by column: [head_size, kTableStride], offset r at position kTableStride - 1 - r; the first
+// kTableStride - kRelativeOffsets positions of each column are padding.
+constexpr int kTableStride = 16 * ((kRelativeOffsets + 15) / 16);
+
+// Where the by-column layout holds the offset between the query on (rank, file) and the key on
+// file a of rank 8; the key on board row `key_row` (0 for rank 8) and file f is at
+// first - 15 * key_row + f, as its offset is r = (rank + key_row) * 15 + file + 7 - f.
+constexpr int first_window_position(int rank, int file) {
+  return kTableStride - 1 - (15 * rank + file + 7);
+}
+static_assert(first_window_position(7, 7) - 15 * 7 >= kTableStride - kRelativeOffsets);
+static_assert(first_window_position(0, 0) + 7 == kTableStride - 1);
+
+// One head's tables: A and B by column (above), C as stored ([225, head_size]).
+struct RelativeHead {
+  const float* query_table;
+  const float* key_table;
+  const float* value_table;
+};
+
+// `table` [225, head_size] into `by_column` [head_size, kTableStride] by 16 x 16 transposes, each
+// transposed row reversed on its way out.
+AVOCET_ATTENTION_TARGET void transpose_reversed(const float* table, int head_size,
+                                                float* by_column) {
+  const __m512i reverse = _mm512_set_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+  for (int r0 = 0; r0 < kRelativeOffsets; r0 += 16)
+    for (int c0 = 0; c0 < head_size; c0 += 16) {
+      const int columns = std::min(16, head_size - c0);
+      const __mmask16 mask = __mmask16((1u << columns) - 1u);
+      __m512 rows[16];
+      for (int u = 0; u < 16; ++u)
+        rows[u] = r0 + u < kRelativeOffsets
+                      ? _mm512_maskz_loadu_ps(
+                            mask, table + size_t(r0 + u) * size_t(head_size) + size_t(c0))
+                      : _mm512_setzero_ps();
+      transpose16(rows);
+      // Offsets r0 .. r0 + 15 land at positions kTableStride - 1 - r0 down to kTableStride - 16 -
+      // r0 (the last block's rows past 225, zero, in the padding).
+      for (int u = 0; u < columns; ++u)
+        _mm512_storeu_ps(by_column + (c0 + u) * kTableStride + kTableStride - 16 - r0,
+                         _mm512_permutexvar_ps(reverse, rows[u]));
+    }
+}
+
+// logits[kFirstSquareToken + key] = q . A[r] + k_key . B[r] for the 64 square keys of the query on
+// `square` (0 for a8 ... 63 for h1), from its query row and the head's K^T `keys` [head_size,
+// padded] (tokens as columns): eight 8-lane sums of each kind, one per board row of keys. Loads,
+// not multiplications, bound it (three per two products).
+AVOCET_ATTENTION_TARGET void relative_logits(const float* query, const float* keys, int padded,
+                                             int head_size, const RelativeHead& relative,
+                                             int square, float* logits) {
+  const int first = first_window_position(7 - square / 8, square % 8);
+  __m256 from_query[8], from_key[8];
+  for (int row = 0; row < 8; ++row) from_query[row] = from_key[row] = _mm256_setzero_ps();
+  for (int c = 0; c < head_size; ++c) {
+    const __m256 qc = _mm256_set1_ps(query[c]);
+    const float* a = relative.query_table + c * kTableStride + first;
+    const float* b = relative.key_table + c * kTableStride + first;
+    const float* k = keys + c * padded + kFirstSquareToken;
+    for (int row = 0; row < 8; ++row) {
+      from_query[row] = _mm256_fmadd_ps(qc, _mm256_loadu_ps(a - 15 * row), from_query[row]);
+      from_key[row] = _mm256_fmadd_ps(_mm256_loadu_ps(k + 8 * row), _mm256_loadu_ps(b - 15 * row),
+                                      from_key[row]);
+    }
+  }
+  for (int row = 0; row < 8; ++row)
+    _mm256_storeu_ps(logits + kFirstSquareToken + 8 * row,
+                     _mm256_add_ps(from_query[row], from_key[row]));
+}
+
+bool is_square_token(int token) {
+  return token >= kFirstSquareToken && token < kFirstSquareToken + 64;
+}
+
+// The weights a query that is not a square gives C's rows: none.
+constexpr float kNoWeights[kFirstSquareToken + 64] = {};
+
 // Queries per register block: their scores are kQueries x BLOCKS registers (20 of the 32 at 77
 // tokens), and each key vector loaded serves all of them; likewise each value row.
 constexpr int kQueries = 4;
 
 // One head, BLOCKS blocks of 16 keys (tokens <= 16 * BLOCKS), with the head's logit biases
-// `bias` [tokens, tokens] or null. Scratch: `keys` for K^T
+// `bias` [tokens, tokens] or null and its relative terms or null. Scratch: `keys` for K^T
 // [head_size, 16 * BLOCKS], `queries` for Q [tokens rounded up to kQueries, head_size] (the
-// rows past `tokens` zero) and `weights` for a query block's unnormalised softmax
-// [kQueries, 16 * BLOCKS].
+// rows past `tokens` zero), `weights` for a query block's unnormalised softmax
+// [kQueries, 16 * BLOCKS] and, with relative terms, `offset_logits` for its relative logits
+// [kQueries, 16 * BLOCKS] (zero at keys that are not squares).
 template <int BLOCKS>
 AVOCET_ATTENTION_TARGET void attend_head(const float* qkv, int qkv_stride, int tokens, int d,
-                                         int head_size, int h, const float* bias, float* out,
-                                         int out_stride, float* keys, float* queries,
-                                         float* weights) {
+                                         int head_size, int h, const float* bias,
+                                         const RelativeHead* relative, float* out, int out_stride,
+                                         float* keys, float* queries, float* weights,
+                                         float* offset_logits) {
   constexpr int padded = 16 * BLOCKS;
   const int query_rows = (tokens + kQueries - 1) / kQueries * kQueries;
   const float* q = qkv + h * head_size;
@@ -194,6 +281,15 @@ AVOCET_ATTENTION_TARGET void attend_head(const float* qkv, int qkv_stride, int t
   const __m512 minus_infinity = _mm512_set1_ps(-std::numeric_limits<float>::infinity());
 
   for (int i0 = 0; i0 < tokens; i0 += kQueries) {
+    bool square_query[kQueries];
+    bool any_square_query = false;
+    for (int r = 0; r < kQueries; ++r) {
+      square_query[r] = relative && i0 + r < tokens && is_square_token(i0 + r);
+      any_square_query |= square_query[r];
+      if (square_query[r])
+        relative_logits(queries + (i0 + r) * head_size, keys, padded, head_size, *relative,
+                        i0 + r - kFirstSquareToken, offset_logits + r * padded);
+    }
     // Scores of kQueries queries against every key.
     __m512 scores[kQueries][BLOCKS];
     for (auto& row : scores)
@@ -213,6 +309,9 @@ AVOCET_ATTENTION_TARGET void attend_head(const float* qkv, int qkv_stride, int t
       const float* bias_row =
           bias && i0 + r < tokens ? bias + size_t(i0 + r) * size_t(tokens) : nullptr;
       for (int b = 0; b < BLOCKS; ++b) {
+        if (square_query[r])
+          scores[r][b] =
+              _mm512_add_ps(scores[r][b], _mm512_loadu_ps(offset_logits + r * padded + 16 * b));
         scores[r][b] = _mm512_mul_ps(scores[r][b], score_scale);
         if (bias_row)
           scores[r][b] = _mm512_add_ps(
@@ -249,6 +348,31 @@ AVOCET_ATTENTION_TARGET void attend_head(const float* qkv, int qkv_stride, int t
           sum[r][1] = _mm512_fmadd_ps(w, value_high, sum[r][1]);
         }
       }
+      if (any_square_query) {
+        // sum_j w_ij C[r_ij] over the square keys, in the same sums: the key on board row
+        // `key_row`, file f of the query on (rank, file) reads C's row (rank + key_row) * 15 +
+        // file + 7 - f. A query that is not a square reads valid rows with zero weights, which
+        // keeps the kQueries sums independent.
+        const float* value_row[kQueries];
+        const float* weight_row[kQueries];
+        for (int r = 0; r < kQueries; ++r) {
+          const int square = square_query[r] ? i0 + r - kFirstSquareToken : 0;
+          const int rank = 7 - square / 8, file = square % 8;
+          value_row[r] =
+              relative->value_table + size_t(15 * rank + file + 7) * size_t(head_size) + c0;
+          weight_row[r] = (square_query[r] ? weights + r * padded : kNoWeights) + kFirstSquareToken;
+        }
+        for (int key_row = 0; key_row < 8; ++key_row)
+          for (int f = 0; f < 8; ++f) {
+            const int offset = (15 * key_row - f) * head_size, key = 8 * key_row + f;
+            for (int r = 0; r < kQueries; ++r) {
+              const __m512 w = _mm512_set1_ps(weight_row[r][key]);
+              const float* row = value_row[r] + offset;
+              sum[r][0] = _mm512_fmadd_ps(w, _mm512_maskz_loadu_ps(low, row), sum[r][0]);
+              sum[r][1] = _mm512_fmadd_ps(w, _mm512_maskz_loadu_ps(high, row + 16), sum[r][1]);
+            }
+          }
+      }
       for (int r = 0; r < kQueries && i0 + r < tokens; ++r) {
         float* result = out + size_t(i0 + r) * size_t(out_stride) + size_t(h * head_size + c0);
         const __m512 scale = _mm512_set1_ps(normaliser[r]);
@@ -259,8 +383,8 @@ AVOCET_ATTENTION_TARGET void attend_head(const float* qkv, int qkv_stride, int t
   }
 }
 
-using HeadKernel = void (*)(const float*, int, int, int, int, int, const float*, float*, int,
-                            float*, float*, float*);
+using HeadKernel = void (*)(const float*, int, int, int, int, int, const float*,
+                            const RelativeHead*, float*, int, float*, float*, float*, float*);
 constexpr HeadKernel kHeadKernels[] = {&attend_head<1>, &attend_head<2>, &attend_head<3>,
                                        &attend_head<4>, &attend_head<5>, &attend_head<6>,
                                        &attend_head<7>, &attend_head<8>};
@@ -277,18 +401,36 @@ static_assert(std::size(kHeadKernels) * 16 == kMaxAvx512Tokens);
 void attention_avx512(const float* qkv, int qkv_stride, int tokens, int d, int heads,
                       const AttentionTerms& terms, float* out, int out_stride) {
   const int head_size = d / heads;
-  assert(attention_avx512_supported(tokens) && !terms.relative());
+  assert(attention_avx512_supported(tokens));
+  assert(!terms.relative() || tokens >= kFirstSquareToken + 64);
   const float* bias = terms.bias;
 #ifdef AVOCET_X86
-  const int blocks = (tokens + 15) / 16;
-  thread_local std::vector<float> keys, queries, weights;
-  keys.resize(size_t(head_size) * size_t(16 * blocks));
+  const int blocks = (tokens + 15) / 16, padded = 16 * blocks;
+  thread_local std::vector<float> keys, queries, weights, offset_logits, tables;
+  keys.resize(size_t(head_size) * size_t(padded));
   queries.resize(size_t(head_size) * size_t((tokens + kQueries - 1) / kQueries * kQueries));
-  weights.resize(size_t(kQueries) * size_t(16 * blocks));
-  for (int h = 0; h < heads; ++h)
+  weights.resize(size_t(kQueries) * size_t(padded));
+  const size_t table_size = size_t(kRelativeOffsets) * size_t(head_size);
+  const size_t by_column_size = size_t(head_size) * size_t(kTableStride);
+  if (terms.relative()) {
+    offset_logits.assign(size_t(kQueries) * size_t(padded), 0.0f);
+    tables.resize(2 * by_column_size);
+  }
+  for (int h = 0; h < heads; ++h) {
+    RelativeHead relative{};
+    if (terms.relative()) {
+      // Transposed per call (about 3% of the relative terms' time) rather than kept beside the
+      // weights, so the kernel reads the tables exactly as the reference does.
+      relative = {tables.data(), tables.data() + by_column_size, terms.relative_v + h * table_size};
+      transpose_reversed(terms.relative_q + h * table_size, head_size, tables.data());
+      transpose_reversed(terms.relative_k + h * table_size, head_size,
+                         tables.data() + by_column_size);
+    }
     kHeadKernels[blocks - 1](qkv, qkv_stride, tokens, d, head_size, h,
                              bias ? bias + size_t(h) * size_t(tokens) * size_t(tokens) : nullptr,
-                             out, out_stride, keys.data(), queries.data(), weights.data());
+                             terms.relative() ? &relative : nullptr, out, out_stride, keys.data(),
+                             queries.data(), weights.data(), offset_logits.data());
+  }
 #else
   (void)qkv, (void)qkv_stride, (void)d, (void)bias, (void)out, (void)out_stride, (void)head_size;
   std::abort();  // unreachable: attention_avx512_supported is false off x86
@@ -298,7 +440,7 @@ void attention_avx512(const float* qkv, int qkv_stride, int tokens, int d, int h
 bool attention_avx512_supported(int tokens) {
 #ifdef AVOCET_X86
   // __builtin_cpu_supports also checks that the OS saves the zmm registers (XCR0).
-  static const bool avx512 = __builtin_cpu_supports("avx512f");
+  static const bool avx512 = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("fma");
   return avx512 && tokens >= 1 && tokens <= kMaxAvx512Tokens;
 #else
   (void)tokens;

@@ -91,10 +91,8 @@ void run_blocks(const TrunkWeights& w, int batch, TrunkWorkspace& ws) {
   auto hidden = ws.hidden.topRows(rows);
 
   // fp32 is the reference arithmetic and runs the reference attention (Eigen); the reduced
-  // precisions, which already trade exactness for speed, take the AVX-512 kernel where it runs
-  // (not for relative positions, which only the reference computes).
-  const auto attend = w.precision != Precision::Fp32 && attention_avx512_supported(t) &&
-                              (w.blocks.empty() || w.blocks.front().relative_q.size() == 0)
+  // precisions, which already trade exactness for speed, take the AVX-512 kernel where it runs.
+  const auto attend = w.precision != Precision::Fp32 && attention_avx512_supported(t)
                           ? &attention_avx512
                           : &attention_reference;
   for (const BlockWeights& block : w.blocks) {

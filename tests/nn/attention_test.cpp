@@ -1,5 +1,6 @@
 // The AVX-512 attention kernel (nn/attention.h) against the Eigen reference by normalised
-// error, on the trunk's shapes and awkward ones, with strides wider than the rows.
+// error, on the trunk's shapes and awkward ones, with strides wider than the rows, with and
+// without the bias and the relative position terms.
 #include "avocet/nn/attention.h"
 
 #include <gtest/gtest.h>
@@ -176,6 +177,74 @@ TEST(Attention, RelativeTermsFollowTheirDefinition) {
   std::vector<float> plain(out.size());
   attention_reference(qkv.data(), 3 * d, tokens, d, heads, {bias.data()}, plain.data(), d);
   EXPECT_GT(nmse(plain, out), 1e-3);
+}
+
+// The relative terms in the AVX-512 kernel against the reference, with and without the bias, on
+// random tables (no symmetry between offsets, so a mirrored rank or file, a transposed table or A
+// and B swapped would show): the house trunk's 77 tokens (13 of them not squares, which take no
+// relative terms), the fewest that hold the squares (65), a partial key block (70), 79 and 128
+// tokens, and heads of 8, 16, 20, 24, 32 and 96 columns (not whole registers, or more than two).
+TEST(Attention, Avx512KernelWithRelativeTermsMatchesTheReference) {
+  const AttentionShape shapes[] = {{77, 128, 4}, {77, 256, 8}, {65, 32, 4}, {70, 48, 2},
+                                   {79, 96, 1},  {128, 24, 1}, {77, 40, 2}, {66, 16, 1}};
+  uint64_t seed = 31;
+  double worst = 0;
+  for (const bool with_bias : {false, true})
+    for (const AttentionShape& s : shapes) {
+      if (!attention_avx512_supported(s.tokens)) GTEST_SKIP() << "no AVX-512 on this CPU";
+      const int head_size = s.d / s.heads;
+      const int qkv_stride = 3 * s.d + 5, out_stride = s.d + 3;
+      const std::vector<float> qkv = random_values(size_t(s.tokens * qkv_stride), seed++, 1.5f);
+      const std::vector<float> before = random_values(size_t(s.tokens * out_stride), seed++);
+      const std::vector<float> biases =
+          random_values(size_t(s.heads * s.tokens * s.tokens), seed++, 2.0f);
+      std::vector<std::vector<float>> tables;
+      for (int table = 0; table < 3; ++table)
+        tables.push_back(
+            random_values(size_t(s.heads * kRelativeOffsets * head_size), seed++, 0.5f));
+      const AttentionTerms terms{with_bias ? biases.data() : nullptr, tables[0].data(),
+                                 tables[1].data(), tables[2].data()};
+      std::vector<float> reference = before, fast = before;
+      attention_reference(qkv.data(), qkv_stride, s.tokens, s.d, s.heads, terms, reference.data(),
+                          out_stride);
+      attention_avx512(qkv.data(), qkv_stride, s.tokens, s.d, s.heads, terms, fast.data(),
+                       out_stride);
+      const std::string what =
+          ::testing::PrintToString(std::vector<int>{s.tokens, s.d, s.heads, int(with_bias)});
+      EXPECT_LE(nmse(fast, reference), kKernelNmse) << what;
+      worst = std::max(worst, nmse(fast, reference));
+      for (int r = 0; r < s.tokens; ++r)
+        for (int c = s.d; c < out_stride; ++c)
+          ASSERT_EQ(fast[size_t(r * out_stride + c)], before[size_t(r * out_stride + c)]) << what;
+    }
+  std::cout << "worst NMSE of the AVX-512 attention with relative terms against the reference: "
+            << worst << "\n";
+}
+
+// The comparison above can fail on each table: the kernel with any one of A, B and C set to zero
+// is far from the reference with all three.
+TEST(Attention, Avx512KernelUsesEveryRelativeTable) {
+  const AttentionShape s{77, 64, 2};
+  if (!attention_avx512_supported(s.tokens)) GTEST_SKIP() << "no AVX-512 on this CPU";
+  const int head_size = s.d / s.heads;
+  const std::vector<float> qkv = random_values(size_t(s.tokens * 3 * s.d), 41, 1.5f);
+  std::vector<std::vector<float>> tables;
+  for (uint64_t table_seed : {42, 43, 44})
+    tables.push_back(
+        random_values(size_t(s.heads * kRelativeOffsets * head_size), table_seed, 0.5f));
+  std::vector<float> reference(size_t(s.tokens * s.d)), fast(reference.size());
+  attention_reference(qkv.data(), 3 * s.d, s.tokens, s.d, s.heads,
+                      {nullptr, tables[0].data(), tables[1].data(), tables[2].data()},
+                      reference.data(), s.d);
+  const std::vector<float> zeros(tables[0].size(), 0.0f);
+  for (int zeroed = 0; zeroed < 3; ++zeroed) {
+    const auto table = [&](int which) {
+      return which == zeroed ? zeros.data() : tables[size_t(which)].data();
+    };
+    attention_avx512(qkv.data(), 3 * s.d, s.tokens, s.d, s.heads,
+                     {nullptr, table(0), table(1), table(2)}, fast.data(), s.d);
+    EXPECT_GT(nmse(fast, reference), 1e-4) << "table " << zeroed << " zeroed";
+  }
 }
 
 // A row of uniform scores gives the mean of V exactly; a dominant key gives its value.

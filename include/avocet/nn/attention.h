@@ -6,10 +6,10 @@
 // may add (network.h's AttentionPosition) are described below.
 //
 // Two implementations compute it: attention_reference (Eigen, every CPU; the fp32 precision
-// always runs it) and attention_avx512 (one query at a time: its scores against K^T held in
-// registers, a vectorised exp, and the weighted sum of V normalised once at the end), which
-// the reduced precisions run where the CPU has AVX-512. Tests compare the two by normalised
-// error.
+// always runs it) and attention_avx512 (four queries at a time: their scores against K^T held in
+// registers, a vectorised exp, and the weighted sum of V normalised once at the end; relative
+// terms only over each query's 8 x 8 window of offsets), which the reduced precisions run where
+// the CPU has AVX-512. Tests compare the two by normalised error.
 #pragma once
 
 #include <array>
@@ -51,7 +51,6 @@ struct AttentionTerms {
 
 void attention_reference(const float* qkv, int qkv_stride, int tokens, int d, int heads,
                          const AttentionTerms& terms, float* out, int out_stride);
-// Without relative terms (the caller runs the reference for a net that has them).
 void attention_avx512(const float* qkv, int qkv_stride, int tokens, int d, int heads,
                       const AttentionTerms& terms, float* out, int out_stride);
 
