@@ -38,9 +38,14 @@ void TrunkWeights::set_precision(Precision p) {
       layer->packed = p == Precision::Bf16
                           ? std::make_shared<const bf16::PackedWeights>(bf16::pack(w, out, in))
                           : nullptr;
+      // int8 runs every product whose inner size allows it in the Hadamard-rotated basis: the
+      // rotation flattens each token's activations before they are rounded to 127 levels
+      // (nn/int8_gemm.h, src/nn/README.md).
+      const auto rotation =
+          int8::is_power_of_two(in) ? int8::Rotation::Hadamard : int8::Rotation::None;
       layer->quantized = p == Precision::Int8
                              ? std::make_shared<const int8::PackedWeights>(
-                                   int8::pack(w, out, in, *int8::selected_kernel()))
+                                   int8::pack(w, out, in, *int8::selected_kernel(), rotation))
                              : nullptr;
     }
   precision = p;

@@ -18,6 +18,16 @@
 //   would saturate at 255 * 127 * 2).
 // Tests compare the fast kernels with the reference (same integers; the fp32 rescale may differ
 // by a contracted multiply-add) and the reference with the fp32 product.
+//
+// Hadamard rotation (QuaRot): with H the normalized n x n Sylvester-Hadamard matrix
+// (orthonormal and symmetric, so H H = I), y = W x = (W H)(H x). Packed with
+// Rotation::Hadamard, the weights are stored as W H (each row w becomes H w) and every input
+// row x is replaced by H x (in a scratch buffer) before it is quantized. H spreads each row's
+// energy evenly over its n entries, so the largest magnitude, which sets the quantization step,
+// moves from the row's peak towards its root mean square: a single outlier no longer coarsens
+// the step of all the other inputs. The weights' per-channel quantization sees the same
+// effect. Only for inner sizes that are powers of two; the reference and the kernels rotate
+// with the same function, so they still compute the same integers.
 #pragma once
 
 #include <cstdint>
@@ -29,6 +39,9 @@ namespace avocet::nn::int8 {
 
 enum class Kernel { Reference, Avx2, Vnni };
 
+// Whether the product runs in the Hadamard-rotated basis (see above).
+enum class Rotation { None, Hadamard };
+
 inline constexpr int kLevels = 127;  // quantized values lie in [-127, 127]
 
 // Output columns per packed panel: four registers of int32 sums.
@@ -38,6 +51,8 @@ inline constexpr int kAvx2PanelColumns = 32;  // 4 ymm x 8
 struct PackedWeights {
   int out = 0, in = 0;
   Kernel kernel = Kernel::Reference;
+  // Hadamard: q and scale quantize W H, and gemm rotates each input row before quantizing it.
+  Rotation rotation = Rotation::None;
   std::vector<int8_t> quantized;  // q [out, in], row-major
   std::vector<float> scale;       // [out]
   // The kernel's layout (empty for the reference). Vnni: panels of 64 columns, one int32 per
@@ -51,15 +66,25 @@ struct PackedWeights {
   std::vector<int32_t> offset_correction;  // Vnni: 128 * sum_k q[n][k], padded likewise
 };
 
-// Quantizes row-major W [out, in] and lays it out for `kernel`.
-PackedWeights pack(const float* weight, int out, int in, Kernel kernel);
+// Quantizes row-major W [out, in] (rotated first with Rotation::Hadamard, which needs `in` to
+// be a power of two) and lays it out for `kernel`.
+PackedWeights pack(const float* weight, int out, int in, Kernel kernel,
+                   Rotation rotation = Rotation::None);
+
+constexpr bool is_power_of_two(int n) { return n > 0 && (n & (n - 1)) == 0; }
+
+// x <- H x in place for one row of n floats (n a power of two): the fast Walsh-Hadamard
+// transform, n log2 n additions, scaled by 1 / sqrt(n) so that H is orthonormal. Applying it
+// twice gives x back (up to rounding). n = 1 is the identity.
+void hadamard_transform(float* x, int n);
 
 // One row's activation quantization: writes a[k] for k < in and returns s_r (see above).
 float quantize_row(const float* x, int in, int8_t* quantized);
 
 // y (+)= x * W^T for `rows` rows; x and y are row-major with the given row strides (in
 // floats). `accumulate` adds to y instead of overwriting it. gemm runs w.kernel, which must
-// be supported here; gemm_reference runs the plain loops on any packing.
+// be supported here; gemm_reference runs the plain loops on any packing. Both rotate the
+// input rows first when w.rotation is Hadamard, into a buffer of their own: x is never written.
 void gemm_reference(const PackedWeights& w, const float* x, int rows, int x_stride, float* y,
                     int y_stride, bool accumulate);
 void gemm(const PackedWeights& w, const float* x, int rows, int x_stride, float* y, int y_stride,
