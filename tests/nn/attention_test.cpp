@@ -32,6 +32,31 @@ struct AttentionShape {
 const AttentionShape kShapes[] = {{77, 128, 4}, {77, 256, 8}, {79, 256, 8}, {1, 32, 1}, {16, 64, 2},
                                   {17, 16, 2},  {33, 48, 2},  {128, 96, 1}, {5, 192, 2}};
 
+// Runs the kernel and the reference on random scores (a few units, as trained nets have, so
+// the softmax is neither flat nor one-hot) with strides wider than the rows, checks their
+// normalised error and that the padding between output rows is never written; returns the
+// error. `terms` holds the relative tables, if any; the bias is added when `with_bias`.
+double compare_kernel_with_reference(const AttentionShape& s, AttentionTerms terms, bool with_bias,
+                                     uint64_t& seed) {
+  const int qkv_stride = 3 * s.d + 5, out_stride = s.d + 3;
+  const std::vector<float> qkv = random_values(size_t(s.tokens * qkv_stride), seed++, 1.5f);
+  const std::vector<float> before = random_values(size_t(s.tokens * out_stride), seed++);
+  const std::vector<float> biases =
+      random_values(size_t(s.heads * s.tokens * s.tokens), seed++, 2.0f);
+  terms.bias = with_bias ? biases.data() : nullptr;
+  std::vector<float> reference = before, fast = before;
+  attention_reference(qkv.data(), qkv_stride, s.tokens, s.d, s.heads, terms, reference.data(),
+                      out_stride);
+  attention_avx512(qkv.data(), qkv_stride, s.tokens, s.d, s.heads, terms, fast.data(), out_stride);
+  const std::string what =
+      ::testing::PrintToString(std::vector<int>{s.tokens, s.d, s.heads, int(with_bias)});
+  EXPECT_LE(nmse(fast, reference), kKernelNmse) << what;
+  for (int r = 0; r < s.tokens; ++r)
+    for (int c = s.d; c < out_stride; ++c)
+      EXPECT_EQ(fast[size_t(r * out_stride + c)], before[size_t(r * out_stride + c)]) << what;
+  return nmse(fast, reference);
+}
+
 // With and without a learned logit bias (AttentionPosition::Bias).
 TEST(Attention, Avx512KernelMatchesTheReference) {
   uint64_t seed = 11;
@@ -39,27 +64,7 @@ TEST(Attention, Avx512KernelMatchesTheReference) {
   for (const bool with_bias : {false, true})
     for (const AttentionShape& s : kShapes) {
       if (!attention_avx512_supported(s.tokens)) GTEST_SKIP() << "no AVX-512 on this CPU";
-      const int qkv_stride = 3 * s.d + 5, out_stride = s.d + 3;
-      // Scores of a few units, as trained nets have, so the softmax is neither flat nor one-hot.
-      const std::vector<float> qkv = random_values(size_t(s.tokens * qkv_stride), seed++, 1.5f);
-      const std::vector<float> before = random_values(size_t(s.tokens * out_stride), seed++);
-      const std::vector<float> biases =
-          random_values(size_t(s.heads * s.tokens * s.tokens), seed++, 2.0f);
-      AttentionTerms terms;
-      if (with_bias) terms.bias = biases.data();
-      std::vector<float> reference = before, fast = before;
-      attention_reference(qkv.data(), qkv_stride, s.tokens, s.d, s.heads, terms, reference.data(),
-                          out_stride);
-      attention_avx512(qkv.data(), qkv_stride, s.tokens, s.d, s.heads, terms, fast.data(),
-                       out_stride);
-      const std::string what =
-          ::testing::PrintToString(std::vector<int>{s.tokens, s.d, s.heads, int(with_bias)});
-      EXPECT_LE(nmse(fast, reference), kKernelNmse) << what;
-      worst = std::max(worst, nmse(fast, reference));
-      // The padding between rows is never written.
-      for (int r = 0; r < s.tokens; ++r)
-        for (int c = s.d; c < out_stride; ++c)
-          ASSERT_EQ(fast[size_t(r * out_stride + c)], before[size_t(r * out_stride + c)]) << what;
+      worst = std::max(worst, compare_kernel_with_reference(s, {}, with_bias, seed));
     }
   std::cout << "worst NMSE of the AVX-512 attention against the reference: " << worst << "\n";
 }
@@ -193,29 +198,12 @@ TEST(Attention, Avx512KernelWithRelativeTermsMatchesTheReference) {
     for (const AttentionShape& s : shapes) {
       if (!attention_avx512_supported(s.tokens)) GTEST_SKIP() << "no AVX-512 on this CPU";
       const int head_size = s.d / s.heads;
-      const int qkv_stride = 3 * s.d + 5, out_stride = s.d + 3;
-      const std::vector<float> qkv = random_values(size_t(s.tokens * qkv_stride), seed++, 1.5f);
-      const std::vector<float> before = random_values(size_t(s.tokens * out_stride), seed++);
-      const std::vector<float> biases =
-          random_values(size_t(s.heads * s.tokens * s.tokens), seed++, 2.0f);
       std::vector<std::vector<float>> tables;
       for (int table = 0; table < 3; ++table)
         tables.push_back(
             random_values(size_t(s.heads * kRelativeOffsets * head_size), seed++, 0.5f));
-      const AttentionTerms terms{with_bias ? biases.data() : nullptr, tables[0].data(),
-                                 tables[1].data(), tables[2].data()};
-      std::vector<float> reference = before, fast = before;
-      attention_reference(qkv.data(), qkv_stride, s.tokens, s.d, s.heads, terms, reference.data(),
-                          out_stride);
-      attention_avx512(qkv.data(), qkv_stride, s.tokens, s.d, s.heads, terms, fast.data(),
-                       out_stride);
-      const std::string what =
-          ::testing::PrintToString(std::vector<int>{s.tokens, s.d, s.heads, int(with_bias)});
-      EXPECT_LE(nmse(fast, reference), kKernelNmse) << what;
-      worst = std::max(worst, nmse(fast, reference));
-      for (int r = 0; r < s.tokens; ++r)
-        for (int c = s.d; c < out_stride; ++c)
-          ASSERT_EQ(fast[size_t(r * out_stride + c)], before[size_t(r * out_stride + c)]) << what;
+      const AttentionTerms terms{nullptr, tables[0].data(), tables[1].data(), tables[2].data()};
+      worst = std::max(worst, compare_kernel_with_reference(s, terms, with_bias, seed));
     }
   std::cout << "worst NMSE of the AVX-512 attention with relative terms against the reference: "
             << worst << "\n";

@@ -19,6 +19,7 @@ namespace {
 using testing::exact_product;
 using testing::kShapes;
 using testing::nmse;
+using testing::random_operands;
 using testing::random_values;
 using testing::Shape;
 
@@ -75,11 +76,7 @@ void check_kernels(bool with_avx512) {
   double worst_bf16 = 0, worst_same_rounding = 0;
   for (const Shape& s : kShapes) {
     for (const bool accumulate : {false, true}) {
-      const int x_stride = s.in + 3, y_stride = s.out + 5;
-      const std::vector<float> x = random_values(size_t(s.rows * x_stride), seed++);
-      const std::vector<float> w =
-          random_values(size_t(s.out * s.in), seed++, 1.0f / std::sqrt(float(s.in)));
-      const std::vector<float> y0 = random_values(size_t(s.rows * y_stride), seed++);
+      const auto [x_stride, y_stride, x, w, y0] = random_operands(s, seed);
       const PackedWeights packed = pack(w.data(), s.out, s.in);
       const std::vector<double> exact = exact_product(s, x, x_stride, w, y0, y_stride, accumulate);
       std::vector<float> reference = y0;

@@ -42,6 +42,21 @@ inline std::vector<float> random_values(size_t n, uint64_t seed, float scale = 1
   return values;
 }
 
+// Random operands of one product: x and y0 with row strides wider than their rows (as the
+// trunk's hidden.leftCols(f) and x.topRows(rows) are), and W scaled so that y stays of unit size.
+struct Operands {
+  int x_stride, y_stride;
+  std::vector<float> x, w, y0;
+};
+
+inline Operands random_operands(const Shape& s, uint64_t& seed) {
+  Operands o{s.in + 3, s.out + 5, {}, {}, {}};
+  o.x = random_values(size_t(s.rows * o.x_stride), seed++);
+  o.w = random_values(size_t(s.out * s.in), seed++, 1.0f / std::sqrt(float(s.in)));
+  o.y0 = random_values(size_t(s.rows * o.y_stride), seed++);
+  return o;
+}
+
 inline double nmse(const std::vector<float>& y, const std::vector<double>& reference) {
   double error = 0, norm = 0;
   for (size_t i = 0; i < y.size(); ++i) {

@@ -23,6 +23,7 @@ namespace {
 using testing::exact_product;
 using testing::kShapes;
 using testing::nmse;
+using testing::random_operands;
 using testing::random_values;
 using testing::Shape;
 
@@ -103,11 +104,7 @@ void check_kernel(Kernel kernel) {
   double worst_int8 = 0, worst_same = 0;
   for (const Shape& s : kShapes) {
     for (const bool accumulate : {false, true}) {
-      const int x_stride = s.in + 3, y_stride = s.out + 5;
-      const std::vector<float> x = random_values(size_t(s.rows * x_stride), seed++);
-      const std::vector<float> w =
-          random_values(size_t(s.out * s.in), seed++, 1.0f / std::sqrt(float(s.in)));
-      const std::vector<float> y0 = random_values(size_t(s.rows * y_stride), seed++);
+      const auto [x_stride, y_stride, x, w, y0] = random_operands(s, seed);
       const PackedWeights packed = pack(w.data(), s.out, s.in, kernel);
       // The exact product alone, so that the accumulated y0 does not hide the product's error.
       const std::vector<double> exact =
@@ -252,11 +249,7 @@ TEST(Int8Gemm, RotatedProductsMatchTheFp32Product) {
     for (const Shape& s : kShapes) {
       if (!is_power_of_two(s.in)) continue;
       for (const bool accumulate : {false, true}) {
-        const int x_stride = s.in + 3, y_stride = s.out + 5;
-        const std::vector<float> x = random_values(size_t(s.rows * x_stride), seed++);
-        const std::vector<float> w =
-            random_values(size_t(s.out * s.in), seed++, 1.0f / std::sqrt(float(s.in)));
-        const std::vector<float> y0 = random_values(size_t(s.rows * y_stride), seed++);
+        const auto [x_stride, y_stride, x, w, y0] = random_operands(s, seed);
         const PackedWeights packed = pack(w.data(), s.out, s.in, kernel, Rotation::Hadamard);
         EXPECT_EQ(packed.rotation, Rotation::Hadamard);
         const std::vector<double> exact =
