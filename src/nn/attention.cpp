@@ -177,6 +177,20 @@ struct RelativeHead {
   const float* value_table;
 };
 
+// A 16 x 16 block of a row-major matrix (row stride `stride`), transposed: rows[u] = column
+// c0 + u of rows r0 .. r0 + 15. Rows from `valid_rows` on and columns from c0 + `columns` on
+// read as zero.
+AVOCET_ATTENTION_TARGET inline void load_transposed(const float* matrix, size_t stride, int r0,
+                                                    int valid_rows, int c0, int columns,
+                                                    __m512 rows[16]) {
+  const __mmask16 mask = __mmask16((1u << columns) - 1u);
+  for (int u = 0; u < 16; ++u)
+    rows[u] = r0 + u < valid_rows
+                  ? _mm512_maskz_loadu_ps(mask, matrix + size_t(r0 + u) * stride + size_t(c0))
+                  : _mm512_setzero_ps();
+  transpose16(rows);
+}
+
 // `table` [225, head_size] into `by_column` [head_size, kTableStride] by 16 x 16 transposes, each
 // transposed row reversed on its way out.
 AVOCET_ATTENTION_TARGET void transpose_reversed(const float* table, int head_size,
@@ -185,14 +199,8 @@ AVOCET_ATTENTION_TARGET void transpose_reversed(const float* table, int head_siz
   for (int r0 = 0; r0 < kRelativeOffsets; r0 += 16)
     for (int c0 = 0; c0 < head_size; c0 += 16) {
       const int columns = std::min(16, head_size - c0);
-      const __mmask16 mask = __mmask16((1u << columns) - 1u);
       __m512 rows[16];
-      for (int u = 0; u < 16; ++u)
-        rows[u] = r0 + u < kRelativeOffsets
-                      ? _mm512_maskz_loadu_ps(
-                            mask, table + size_t(r0 + u) * size_t(head_size) + size_t(c0))
-                      : _mm512_setzero_ps();
-      transpose16(rows);
+      load_transposed(table, size_t(head_size), r0, kRelativeOffsets, c0, columns, rows);
       // Offsets r0 .. r0 + 15 land at positions kTableStride - 1 - r0 down to kTableStride - 16 -
       // r0 (the last block's rows past 225, zero, in the padding).
       for (int u = 0; u < columns; ++u)
@@ -259,13 +267,8 @@ AVOCET_ATTENTION_TARGET void attend_head(const float* qkv, int qkv_stride, int t
   for (int j0 = 0; j0 < padded; j0 += 16)
     for (int c0 = 0; c0 < head_size; c0 += 16) {
       const int columns = std::min(16, head_size - c0);
-      const __mmask16 mask = __mmask16((1u << columns) - 1u);
       __m512 rows[16];
-      for (int u = 0; u < 16; ++u)
-        rows[u] = j0 + u < tokens ? _mm512_maskz_loadu_ps(
-                                        mask, k + size_t(j0 + u) * size_t(qkv_stride) + size_t(c0))
-                                  : _mm512_setzero_ps();
-      transpose16(rows);
+      load_transposed(k, size_t(qkv_stride), j0, tokens, c0, columns, rows);
       for (int u = 0; u < columns; ++u) _mm512_storeu_ps(keys + (c0 + u) * padded + j0, rows[u]);
     }
   for (int i = 0; i < query_rows; ++i)
