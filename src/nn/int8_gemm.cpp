@@ -6,6 +6,7 @@
 #endif
 
 #include <algorithm>
+#include <bit>
 #include <cassert>
 #include <cmath>
 #include <cstdlib>
@@ -72,15 +73,13 @@ void butterfly_pair(float* __restrict q0, float* __restrict q1, float* __restric
 
 void hadamard_transform(float* x, int n) {
   assert(is_power_of_two(n));
-  const float normalization = 1.0f / std::sqrt(float(n));
   int h = 1;  // the partner distance of the next stage
   if (n >= 8) {
     // The stages with partners 1, 2 and 4 apart stay inside each block of 8: one pass each,
     // written as fixed groups the compiler vectorises with in-register permutes (a loop over
-    // k < h with h = 1, 2, 4 stays scalar, and took three quarters of the time). The
-    // normalization is folded into the first pass.
+    // k < h with h = 1, 2, 4 stays scalar, and took three quarters of the time).
     for (int b = 0; b < n; b += 2) {
-      const float x0 = x[b] * normalization, x1 = x[b + 1] * normalization;
+      const float x0 = x[b], x1 = x[b + 1];
       x[b] = x0 + x1;
       x[b + 1] = x0 - x1;
     }
@@ -100,14 +99,17 @@ void hadamard_transform(float* x, int n) {
       }
     }
     h = 8;
-  } else {
-    for (int k = 0; k < n; ++k) x[k] *= normalization;
   }
   for (; 4 * h <= n; h *= 4)
     for (int block = 0; block < n; block += 4 * h)
       butterfly_pair(x + block, x + block + h, x + block + 2 * h, x + block + 3 * h, h);
-  if (h < n)
+  for (; h < n; h *= 2)
     for (int block = 0; block < n; block += 2 * h) butterfly(x + block, x + block + h, h);
+  // The normalization comes last, after additions only: a multiply before an addition may be
+  // contracted into a fused multiply-add (gcc's default for GNU C++), which rounds once where
+  // the kernels' vector code rounds twice, and their rows would no longer equal these.
+  const float normalization = 1.0f / std::sqrt(float(n));
+  for (int k = 0; k < n; ++k) x[k] *= normalization;
 }
 
 PackedWeights pack(const float* weight, int out, int in, Kernel kernel, Rotation rotation) {
@@ -173,16 +175,14 @@ struct Rows {
   int stride;
 };
 
-Rows rows_to_quantize(const PackedWeights& w, const float* x, int rows, int x_stride) {
+// `kernel` picks the transform's code: the reference product keeps the plain one.
+Rows rows_to_quantize(const PackedWeights& w, const float* x, int rows, int x_stride,
+                      Kernel kernel) {
   if (w.rotation == Rotation::None) return {x, x_stride};
   thread_local std::vector<float> rotated;
   const size_t size = size_t(rows) * size_t(w.in);
   if (rotated.size() < size) rotated.resize(size);
-  for (int r = 0; r < rows; ++r) {
-    float* row = rotated.data() + size_t(r) * size_t(w.in);
-    std::memcpy(row, x + size_t(r) * size_t(x_stride), size_t(w.in) * sizeof(float));
-    hadamard_transform(row, w.in);
-  }
+  hadamard_rows(x, rows, x_stride, w.in, rotated.data(), kernel);
   return {rotated.data(), w.in};
 }
 
@@ -207,7 +207,7 @@ void gemm_reference_rows(const PackedWeights& w, const float* x, int rows, int x
 
 void gemm_reference(const PackedWeights& w, const float* x, int rows, int x_stride, float* y,
                     int y_stride, bool accumulate) {
-  const Rows input = rows_to_quantize(w, x, rows, x_stride);
+  const Rows input = rows_to_quantize(w, x, rows, x_stride, Kernel::Reference);
   gemm_reference_rows(w, input.data, rows, input.stride, y, y_stride, accumulate);
 }
 
@@ -244,6 +244,139 @@ int32_t load_group(const void* p) {
   int32_t value;
   std::memcpy(&value, p, sizeof value);
   return value;
+}
+
+// ---- Hadamard transforms ----
+// The stages of hadamard_transform on whole registers: the same additions of the same values
+// in the same order, so the rows come out equal bit for bit. Stages whose partners lie in one
+// register pair its lanes by a permute, and each lane takes its sum (the lower partner) or its
+// difference (the upper one: partner - self = lower - upper); the later stages add and subtract
+// whole registers.
+
+#define AVOCET_AVX512_TARGET __attribute__((target("avx512f")))
+
+// One stage inside a register: lanes in `upper` hold the upper partner.
+AVOCET_AVX512_TARGET __m512 stage_in_register(__m512 v, __m512 partner, __mmask16 upper) {
+  return _mm512_mask_sub_ps(_mm512_add_ps(v, partner), upper, partner, v);
+}
+
+// H_16 (unnormalized) on 16 consecutive floats: partners 1, 2, 4 and 8 lanes apart.
+AVOCET_AVX512_TARGET __m512 hadamard16(__m512 v) {
+  v = stage_in_register(v, _mm512_permute_ps(v, 0xB1), 0xAAAA);         // lanes 1 apart
+  v = stage_in_register(v, _mm512_permute_ps(v, 0x4E), 0xCCCC);         // 2 apart
+  v = stage_in_register(v, _mm512_shuffle_f32x4(v, v, 0xB1), 0xF0F0);   // 4 apart
+  return stage_in_register(v, _mm512_shuffle_f32x4(v, v, 0x4E), 0xFF00);  // 8 apart
+}
+
+// Whole-register stages on V registers held in an array (distances 1 .. V/2 registers, that
+// is 16 .. 8V floats), then the normalization if `last`. Fully unrolled (the pragmas: gcc 12
+// otherwise keeps the loops, and the array on the stack), the array stays in registers and a
+// stage costs no loads or stores.
+template <int V>
+AVOCET_AVX512_TARGET inline void register_stages(__m512 (&v)[V], bool last, __m512 normalization) {
+  constexpr int stages = std::countr_zero(unsigned(V));  // counted loops, so gcc unrolls them
+#pragma GCC unroll 8
+  for (int stage = 0; stage < stages; ++stage)
+#pragma GCC unroll 8
+    for (int j = 0; j < V / 2; ++j) {
+      const int h = 1 << stage, i = j / h * 2 * h + j % h;  // the pair's low register
+      const __m512 low = v[i], high = v[i + h];
+      v[i] = _mm512_add_ps(low, high);
+      v[i + h] = _mm512_sub_ps(low, high);
+    }
+  if (last)
+#pragma GCC unroll 8
+    for (int i = 0; i < V; ++i) v[i] = _mm512_mul_ps(v[i], normalization);
+}
+
+// Stages 1 .. 8V floats apart on each chunk of V registers (16V floats) of a row of n.
+template <int V>
+AVOCET_AVX512_TARGET void chunk_stages(const float* in, float* row, int n, __m512 normalization) {
+  for (int c = 0; c < n; c += 16 * V) {
+    __m512 v[V];
+#pragma GCC unroll 8
+    for (int i = 0; i < V; ++i) v[i] = hadamard16(_mm512_loadu_ps(in + c + 16 * i));
+    register_stages(v, 16 * V == n, normalization);
+#pragma GCC unroll 8
+    for (int i = 0; i < V; ++i) _mm512_storeu_ps(row + c + 16 * i, v[i]);
+  }
+}
+
+// The stages `distance`, 2 `distance` .. (R/2) `distance` floats apart, R registers at a time.
+template <int R>
+AVOCET_AVX512_TARGET void strided_stages(float* row, int n, int distance, bool last,
+                                         __m512 normalization) {
+  for (int block = 0; block < n; block += R * distance)
+    for (int k = block; k < block + distance; k += 16) {
+      __m512 v[R];
+#pragma GCC unroll 8
+      for (int i = 0; i < R; ++i) v[i] = _mm512_loadu_ps(row + k + i * distance);
+      register_stages(v, last, normalization);
+#pragma GCC unroll 8
+      for (int i = 0; i < R; ++i) _mm512_storeu_ps(row + k + i * distance, v[i]);
+    }
+}
+
+// Rows up to 128 floats stay in registers from load to store; longer rows take their first
+// seven stages in 128-float chunks, then the rest up to three stages a pass (512 floats: one
+// pass of two), so a row is stored at most once per three stages beyond the chunk.
+AVOCET_AVX512_TARGET void hadamard_rows_avx512(const float* x, int rows, int x_stride, int n,
+                                               float* out) {
+  const __m512 normalization = _mm512_set1_ps(1.0f / std::sqrt(float(n)));
+  for (int r = 0; r < rows; ++r) {
+    const float* in = x + size_t(r) * size_t(x_stride);
+    float* row = out + size_t(r) * size_t(n);
+    switch (n) {
+      case 16: chunk_stages<1>(in, row, n, normalization); continue;
+      case 32: chunk_stages<2>(in, row, n, normalization); continue;
+      case 64: chunk_stages<4>(in, row, n, normalization); continue;
+      default: chunk_stages<8>(in, row, n, normalization);
+    }
+    for (int distance = 128; distance < n;) {
+      const int remaining = n / distance;  // 2^(stages left)
+      if (remaining >= 8) {
+        strided_stages<8>(row, n, distance, remaining == 8, normalization);
+        distance *= 8;
+      } else if (remaining == 4) {
+        strided_stages<4>(row, n, distance, true, normalization);
+        distance *= 4;
+      } else {
+        strided_stages<2>(row, n, distance, true, normalization);
+        distance *= 2;
+      }
+    }
+  }
+}
+
+// The AVX2 form: lanes in the mask's set bits take the difference.
+template <int UPPER>
+AVOCET_AVX2_TARGET __m256 stage_in_register(__m256 v, __m256 partner) {
+  return _mm256_blend_ps(_mm256_add_ps(v, partner), _mm256_sub_ps(partner, v), UPPER);
+}
+
+AVOCET_AVX2_TARGET __m256 hadamard8(__m256 v) {
+  v = stage_in_register<0xAA>(v, _mm256_permute_ps(v, 0xB1));
+  v = stage_in_register<0xCC>(v, _mm256_permute_ps(v, 0x4E));
+  return stage_in_register<0xF0>(v, _mm256_permute2f128_ps(v, v, 0x01));
+}
+
+AVOCET_AVX2_TARGET void hadamard_rows_avx2(const float* x, int rows, int x_stride, int n,
+                                           float* out) {
+  const __m256 normalization = _mm256_set1_ps(1.0f / std::sqrt(float(n)));
+  for (int r = 0; r < rows; ++r) {
+    const float* in = x + size_t(r) * size_t(x_stride);
+    float* row = out + size_t(r) * size_t(n);
+    for (int k = 0; k < n; k += 8) _mm256_storeu_ps(row + k, hadamard8(_mm256_loadu_ps(in + k)));
+    for (int h = 8; h < n; h *= 2)
+      for (int block = 0; block < n; block += 2 * h)
+        for (int k = block; k < block + h; k += 8) {
+          const __m256 low = _mm256_loadu_ps(row + k), high = _mm256_loadu_ps(row + k + h);
+          _mm256_storeu_ps(row + k, _mm256_add_ps(low, high));
+          _mm256_storeu_ps(row + k + h, _mm256_sub_ps(low, high));
+        }
+    for (int k = 0; k < n; k += 8)
+      _mm256_storeu_ps(row + k, _mm256_mul_ps(_mm256_loadu_ps(row + k), normalization));
+  }
 }
 
 // ---- AVX-512 VNNI ----
@@ -455,10 +588,23 @@ void gemm_avx2(const PackedWeights& w, const float* x, int rows, int x_stride, f
 
 #endif  // AVOCET_X86
 
+void hadamard_rows(const float* x, int rows, int x_stride, int n, float* out, Kernel kernel) {
+  assert(is_power_of_two(n) && kernel_supported(kernel));
+#ifdef AVOCET_X86
+  if (kernel == Kernel::Vnni && n >= 16) return hadamard_rows_avx512(x, rows, x_stride, n, out);
+  if (kernel == Kernel::Avx2 && n >= 8) return hadamard_rows_avx2(x, rows, x_stride, n, out);
+#endif
+  for (int r = 0; r < rows; ++r) {
+    float* row = out + size_t(r) * size_t(n);
+    std::memcpy(row, x + size_t(r) * size_t(x_stride), size_t(n) * sizeof(float));
+    hadamard_transform(row, n);
+  }
+}
+
 void gemm(const PackedWeights& w, const float* x, int rows, int x_stride, float* y, int y_stride,
           bool accumulate) {
   assert(kernel_supported(w.kernel));
-  const Rows input = rows_to_quantize(w, x, rows, x_stride);
+  const Rows input = rows_to_quantize(w, x, rows, x_stride, w.kernel);
   switch (w.kernel) {
 #ifdef AVOCET_X86
     case Kernel::Vnni:

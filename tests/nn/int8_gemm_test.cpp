@@ -238,6 +238,30 @@ TEST(Hadamard, RotatingTwiceIsTheIdentity) {
   }
 }
 
+// The kernels' vector transforms against the plain one, bit for bit (the same additions in the
+// same order), on every power of two from 1 to 1024 and on strided rows; x is not written.
+TEST(Hadamard, EveryKernelsRowsEqualThePlainTransformExactly) {
+  for (const Kernel kernel : {Kernel::Reference, Kernel::Avx2, Kernel::Vnni}) {
+    if (!kernel_supported(kernel)) continue;
+    for (int n = 1; n <= 1024; n *= 2) {
+      const int rows = 5, x_stride = n + 3;
+      const std::vector<float> x = random_values(size_t(rows * x_stride), uint64_t(n) + 31);
+      std::vector<float> rotated(size_t(rows * n), std::nanf(""));
+      hadamard_rows(x.data(), rows, x_stride, n, rotated.data(), kernel);
+      for (int r = 0; r < rows; ++r) {
+        std::vector<float> expected(x.begin() + r * x_stride, x.begin() + r * x_stride + n);
+        hadamard_transform(expected.data(), n);
+        const std::vector<float> row(rotated.begin() + r * n, rotated.begin() + (r + 1) * n);
+        // Compared as bits: equal floats, not merely close ones.
+        std::vector<uint32_t> got(static_cast<size_t>(n)), want(static_cast<size_t>(n));
+        std::memcpy(got.data(), row.data(), size_t(n) * sizeof(float));
+        std::memcpy(want.data(), expected.data(), size_t(n) * sizeof(float));
+        EXPECT_EQ(got, want) << kernel_name(kernel) << " n=" << n << " row " << r;
+      }
+    }
+  }
+}
+
 // Products in the rotated basis against the exact product of the unrotated operands, on every
 // trunk shape whose inner size is a power of two; the fast kernels must still compute the
 // reference's integers; x must come back untouched (the trunk reuses it as the residual).

@@ -78,6 +78,12 @@ constexpr bool is_power_of_two(int n) { return n > 0 && (n & (n - 1)) == 0; }
 // twice gives x back (up to rounding). n = 1 is the identity.
 void hadamard_transform(float* x, int n);
 
+// out row r (stride n) = H (x row r) for `rows` rows, as gemm rotates its inputs: with
+// `kernel`'s vector code where it has one (Vnni: AVX-512 for n >= 16; Avx2: n >= 8), else
+// hadamard_transform on copies. The vector code performs the same additions in the same order,
+// so every kernel's rows equal hadamard_transform's bit for bit. `kernel` must run here.
+void hadamard_rows(const float* x, int rows, int x_stride, int n, float* out, Kernel kernel);
+
 // One row's activation quantization: writes a[k] for k < in and returns s_r (see above).
 float quantize_row(const float* x, int in, int8_t* quantized);
 
