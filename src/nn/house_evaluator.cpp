@@ -1,6 +1,7 @@
 #include "house_evaluator.h"
 
 #include <cmath>
+#include <unsupported/Eigen/SpecialFunctions>
 #include <utility>
 
 #include "avocet/nn/action_table.h"
@@ -52,9 +53,10 @@ void HouseEvaluator::compute_logits(const Position& pos, std::span<const Move> m
         hidden_.row(i) += head.move_features[g].row(f[size_t(c.move_groups[g])]);
     }
   }
-  // Exact GELU, as PyTorch's default: x * Phi(x).
+  // Exact GELU, as PyTorch's default: x * Phi(x). Eigen's erf is a rational approximation
+  // within a couple of ulp, vectorised (std::erf, one call per value, took 2.4% of a search).
   auto h = hidden_.topRows(n).array();
-  h = 0.5f * h * (1.0f + (h * float(M_SQRT1_2)).unaryExpr([](float v) { return std::erf(v); }));
+  h = 0.5f * h * (1.0f + (h * float(M_SQRT1_2)).erf());
   logits_.topRows(n).noalias() = hidden_.topRows(n) * head.out.transpose();
   logits_.topRows(n).rowwise() += head.out_bias;
 }
