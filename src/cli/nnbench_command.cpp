@@ -184,12 +184,14 @@ std::vector<nn::Precision> precisions_option(const cxxopts::ParseResult& parsed)
   return precisions;
 }
 
-// The precision column: int8 names its kernel.
+// The precision column: int8 names its kernel (read from `out`, which is int8 on every CPU that
+// runs int8; qkv is bf16 where the CPU has AVX-512 BF16, nn/transformer.cpp).
 std::string precision_label(const nn::Network& net) {
   if (net.precision() != nn::Precision::Int8)
     return std::string(nn::precision_name(net.precision()));
-  return fmt::format("int8-{}",
-                     nn::int8::kernel_name(net.trunk().blocks.front().qkv.quantized->kernel));
+  const nn::BlockWeights& block = net.trunk().blocks.front();
+  return fmt::format("int8-{}{}", nn::int8::kernel_name(block.out.quantized->kernel),
+                     block.qkv.packed ? "+bf16-qkv" : "");
 }
 
 // --int8-kernel: the int8 products use the kernel it names, which this CPU must run.

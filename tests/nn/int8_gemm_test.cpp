@@ -327,8 +327,9 @@ TEST(Int8Gemm, RotationTamesAnOutlierChannel) {
   }
 }
 
-// The trunk packs every product in the rotated basis: qkv, out and gate_up take d = 128 and
-// down ffn = 512 inputs, all powers of two.
+// The trunk packs every int8 product in the rotated basis: out and gate_up take d = 128 and
+// down ffn = 512 inputs, all powers of two; qkv (d inputs too) is int8 and rotated only on CPUs
+// without AVX-512 BF16, and bf16 where the CPU has it (nn/transformer.cpp).
 TEST(Int8Network, ShippedNetRotatesEveryTrunkProduct) {
   if (!best_kernel()) GTEST_SKIP() << "no AVX2 or AVX-512 VNNI on this CPU";
   std::shared_ptr<const Network> net;
@@ -337,11 +338,17 @@ TEST(Int8Network, ShippedNetRotatesEveryTrunkProduct) {
   } catch (const WeightsError&) {
     GTEST_SKIP() << "a build without an embedded net";
   }
-  for (const BlockWeights& block : net->trunk().blocks)
+  const bool qkv_in_bf16 = precision_supported(Precision::Bf16);
+  for (const BlockWeights& block : net->trunk().blocks) {
+    EXPECT_EQ(bool(block.qkv.packed), qkv_in_bf16);
+    EXPECT_EQ(bool(block.qkv.quantized), !qkv_in_bf16);
     for (const Linear* layer : {&block.qkv, &block.out, &block.gate_up, &block.down}) {
+      if (layer == &block.qkv && qkv_in_bf16) continue;
       ASSERT_TRUE(layer->quantized);
+      EXPECT_FALSE(layer->packed);
       EXPECT_EQ(layer->quantized->rotation, Rotation::Hadamard) << layer->quantized->in;
     }
+  }
 }
 
 // The shipped net: int8 against fp32 on the parity and random perft positions. The issue's
