@@ -14,6 +14,16 @@ HouseEvaluator::HouseEvaluator(std::shared_ptr<const Network> network)
   for (int g : network_->config().move_groups) move_groups_ |= 1u << g;
 }
 
+void HouseEvaluator::head_features(const std::array<int, 64>& row_of, int rows,
+                                   const Matrix& weight, Matrix& gathered, Matrix& features) {
+  const auto squares = workspace_.x.middleRows(1, 64);
+  if (gathered.rows() < rows) gathered.resize(64, squares.cols());
+  for (int square = 0; square < 64; ++square)
+    if (row_of[size_t(square)] >= 0) gathered.row(row_of[size_t(square)]) = squares.row(square);
+  if (features.rows() < rows) features.resize(64, weight.rows());
+  features.topRows(rows).noalias() = gathered.topRows(rows) * weight.transpose();
+}
+
 void HouseEvaluator::compute_logits(const Position& pos, std::span<const Move> moves) {
   const NetworkConfig& c = network_->config();
   const HouseHead& head = network_->house_head();
@@ -33,20 +43,31 @@ void HouseEvaluator::compute_logits(const Position& pos, std::span<const Move> m
   }
   run_blocks(network_->trunk(), 1, workspace_);
 
-  // Head features for the 64 square tokens (token rows 1..64).
-  const auto squares = workspace_.x.middleRows(1, 64);
-  from_features_.noalias() = squares * head.from.transpose();
-  to_features_.noalias() = squares * head.to.transpose();
-
+  // Head features of the square tokens (token rows 1..64), only for the squares some move
+  // leaves or reaches (about 16 and 25 of the 64; all 64 took 4% of a search): their rows
+  // gathered, multiplied, and found again by square.
   const Eigen::Index n = Eigen::Index(moves.size());
+  from_row_.fill(-1);
+  to_row_.fill(-1);
+  int froms = 0, tos = 0;
+  for (Eigen::Index i = 0; i < n; ++i) {
+    const Move m = network_move(flip ? mirror_move(moves[i]) : moves[i]);
+    if (from_row_[size_t(square_token(m.from()) - 1)] < 0)
+      from_row_[size_t(square_token(m.from()) - 1)] = froms++;
+    if (to_row_[size_t(square_token(m.to()) - 1)] < 0)
+      to_row_[size_t(square_token(m.to()) - 1)] = tos++;
+  }
+  head_features(from_row_, froms, head.from, from_squares_, from_features_);
+  head_features(to_row_, tos, head.to, to_squares_, to_features_);
+
   if (hidden_.rows() < n) hidden_.resize(std::max<Eigen::Index>(n, 64), c.head_dim);
   if (logits_.rows() < n) logits_.resize(std::max<Eigen::Index>(n, 64), c.bins);
   for (Eigen::Index i = 0; i < n; ++i) {
     const Move m = network_move(flip ? mirror_move(moves[i]) : moves[i]);
     const int promotion = m.promotion() == PieceType::None ? 0 : index(m.promotion());
-    hidden_.row(i) = from_features_.row(square_token(m.from()) - 1) +
-                     to_features_.row(square_token(m.to()) - 1) + head.promotion.row(promotion) +
-                     head.bias;
+    hidden_.row(i) = from_features_.row(from_row_[size_t(square_token(m.from()) - 1)]) +
+                     to_features_.row(to_row_[size_t(square_token(m.to()) - 1)]) +
+                     head.promotion.row(promotion) + head.bias;
     if (!c.move_groups.empty()) {
       const MoveFeatures f = move_features(pos, moves[i], move_groups_);
       for (size_t g = 0; g < c.move_groups.size(); ++g)

@@ -1,6 +1,7 @@
 // Family `house` behind the Evaluator interface (DESIGN.md, "The two network families").
 #pragma once
 
+#include <array>
 #include <memory>
 #include <vector>
 
@@ -20,7 +21,12 @@ class HouseEvaluator final : public NetworkEvaluator {
   // The move groups the net reads: the search-based ones cost time, so only these are
   // computed.
   MoveGroupSet move_groups_ = 0;
-  Matrix from_features_, to_features_, hidden_;
+  // features.topRows(rows) = the square rows that row_of maps (square token - 1 -> row, -1 for
+  // none), gathered into `gathered`, times weight^T.
+  void head_features(const std::array<int, 64>& row_of, int rows, const Matrix& weight,
+                     Matrix& gathered, Matrix& features);
+  std::array<int, 64> from_row_{}, to_row_{};
+  Matrix from_squares_, to_squares_, from_features_, to_features_, hidden_;
   std::vector<int> tokens_;
 };
 
