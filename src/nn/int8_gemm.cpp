@@ -262,9 +262,9 @@ AVOCET_AVX512_TARGET __m512 stage_in_register(__m512 v, __m512 partner, __mmask1
 
 // H_16 (unnormalized) on 16 consecutive floats: partners 1, 2, 4 and 8 lanes apart.
 AVOCET_AVX512_TARGET __m512 hadamard16(__m512 v) {
-  v = stage_in_register(v, _mm512_permute_ps(v, 0xB1), 0xAAAA);         // lanes 1 apart
-  v = stage_in_register(v, _mm512_permute_ps(v, 0x4E), 0xCCCC);         // 2 apart
-  v = stage_in_register(v, _mm512_shuffle_f32x4(v, v, 0xB1), 0xF0F0);   // 4 apart
+  v = stage_in_register(v, _mm512_permute_ps(v, 0xB1), 0xAAAA);           // lanes 1 apart
+  v = stage_in_register(v, _mm512_permute_ps(v, 0x4E), 0xCCCC);           // 2 apart
+  v = stage_in_register(v, _mm512_shuffle_f32x4(v, v, 0xB1), 0xF0F0);     // 4 apart
   return stage_in_register(v, _mm512_shuffle_f32x4(v, v, 0x4E), 0xFF00);  // 8 apart
 }
 
@@ -327,10 +327,17 @@ AVOCET_AVX512_TARGET void hadamard_rows_avx512(const float* x, int rows, int x_s
     const float* in = x + size_t(r) * size_t(x_stride);
     float* row = out + size_t(r) * size_t(n);
     switch (n) {
-      case 16: chunk_stages<1>(in, row, n, normalization); continue;
-      case 32: chunk_stages<2>(in, row, n, normalization); continue;
-      case 64: chunk_stages<4>(in, row, n, normalization); continue;
-      default: chunk_stages<8>(in, row, n, normalization);
+      case 16:
+        chunk_stages<1>(in, row, n, normalization);
+        continue;
+      case 32:
+        chunk_stages<2>(in, row, n, normalization);
+        continue;
+      case 64:
+        chunk_stages<4>(in, row, n, normalization);
+        continue;
+      default:
+        chunk_stages<8>(in, row, n, normalization);
     }
     for (int distance = 128; distance < n;) {
       const int remaining = n / distance;  // 2^(stages left)
