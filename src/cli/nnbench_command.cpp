@@ -62,9 +62,10 @@ struct Rate {
   double gflops;
 };
 
-// Evaluates samples round-robin on `threads` threads (one evaluator each) for `seconds`.
+// Evaluates samples round-robin on `threads` threads (one evaluator each, each evaluation on
+// `split` threads: nn/helper_thread.h) for `seconds`.
 Rate measure(const std::shared_ptr<const nn::Network>& net, const std::vector<Sample>& samples,
-             int threads, double seconds) {
+             int threads, int split, double seconds) {
   std::atomic<long> positions{0};
   std::atomic<double> flops{0};
   std::vector<std::thread> workers;
@@ -72,6 +73,7 @@ Rate measure(const std::shared_ptr<const nn::Network>& net, const std::vector<Sa
   for (int t = 0; t < threads; ++t) {
     workers.emplace_back([&, t] {
       const auto evaluator = nn::make_evaluator(net);
+      evaluator->set_threads(split);
       std::vector<float> win(MoveList::kCapacity);
       long done = 0;
       double work = 0;
@@ -246,14 +248,18 @@ struct Measurements {
   std::map<std::pair<int, int>, double> house_ms, searchless_ms, featured_ms;
   // (name, threads) -> positions/s per precision, for the precision ratios.
   std::map<std::pair<std::string, int>, std::map<nn::Precision, double>> rates;
+  // (name, precision label) -> positions/s of one evaluator by its threads (1 and --split).
+  std::map<std::pair<std::string, std::string>, std::map<int, double>> split_rates;
 };
 
 // Prints the table: a line on the positions, then one row per net, precision and thread
-// count, each measured for 2 x `seconds`.
+// count (T: T evaluators side by side; 1xS: one evaluator on S threads), each measured for
+// 2 x `seconds`.
 Measurements print_table(const std::vector<Maker>& makers,
                          const std::vector<nn::Precision>& precisions,
                          const std::vector<long long>& thread_counts,
-                         const std::vector<Sample>& samples, double seconds, const Streams& io) {
+                         const std::vector<long long>& splits, const std::vector<Sample>& samples,
+                         double seconds, const Streams& io) {
   double moves = 0;
   for (const Sample& s : samples) moves += double(s.moves.size());
   fmt::print(io.out, "{} positions, {:.1f} legal moves on average\n", samples.size(),
@@ -262,17 +268,32 @@ Measurements print_table(const std::vector<Maker>& makers,
              "threads", "pos/s", "ms/pos", "GFLOP/s", "GEMM GF/s", "eff");
   io.out.flush();  // each entry takes 2 x --seconds: show what is coming at once
   Progress progress(io.err, io.err_is_terminal,
-                    makers.size() * precisions.size() * thread_counts.size(), "entries", 1);
+                    makers.size() * precisions.size() * (thread_counts.size() + splits.size()),
+                    "entries", 1);
   size_t entries_done = 0;
   Measurements m;
   for (const Maker& make : makers) {
     for (const nn::Precision precision : precisions) {
       const std::shared_ptr<const nn::Network> net = make(precision);
       const nn::NetworkConfig& c = net->config();
+      for (const long long split : splits) {
+        // One evaluator whose evaluations run on `split` threads; the GEMM baseline is the
+        // products on that many threads side by side.
+        const double gemm = gemm_gflops(*net, int(split), seconds);
+        const Rate r = measure(net, samples, 1, int(split), seconds);
+        progress.print_line(
+            io.out,
+            fmt::format("{:<31} {:>9} {:>7} {:>10.1f} {:>9.3f} {:>9.1f} {:>10.1f} {:>5.0f}%",
+                        c.name, precision_label(*net), fmt::format("1x{}", split),
+                        r.positions_per_second, 1000.0 / r.positions_per_second, r.gflops, gemm,
+                        100.0 * r.gflops / gemm));
+        progress.update(++entries_done);
+        m.split_rates[{c.name, precision_label(*net)}][int(split)] = r.positions_per_second;
+      }
       for (const long long thread_count : thread_counts) {
         const int threads = int(thread_count);
         const double gemm = gemm_gflops(*net, threads, seconds);
-        const Rate r = measure(net, samples, threads, seconds);
+        const Rate r = measure(net, samples, threads, 1, seconds);
         const double ms = 1000.0 / r.positions_per_second;
         progress.print_line(
             io.out,
@@ -281,6 +302,8 @@ Measurements print_table(const std::vector<Maker>& makers,
                         ms * threads, r.gflops, gemm, 100.0 * r.gflops / gemm));
         progress.update(++entries_done);
         m.rates[{c.name, threads}][net->precision()] = r.positions_per_second;
+        if (threads == 1)
+          m.split_rates[{c.name, precision_label(*net)}][1] = r.positions_per_second;
         const bool featured = !c.square_groups.empty() || !c.move_groups.empty();
         if (threads == 1 && precision == precisions.front())
           (c.family == nn::Family::Searchless ? m.searchless_ms
@@ -307,6 +330,17 @@ void print_precision_ratios(const Measurements& m, const Streams& io) {
                    nn::precision_name(faster), nn::precision_name(slower), entry.first,
                    entry.second, entry.second == 1 ? "" : "s",
                    by_precision.at(faster) / by_precision.at(slower));
+}
+
+// One position on S threads against one thread, per net and precision: what Threads S buys a
+// search in nodes per second (nn/helper_thread.h).
+void print_split_ratios(const Measurements& m, const Streams& io) {
+  for (const auto& [entry, by_threads] : m.split_rates)
+    if (by_threads.contains(1))
+      for (const auto& [threads, rate] : by_threads)
+        if (threads > 1)
+          fmt::print(io.out, "one position on {} threads / on 1, {} {}: {:.2f}x\n", threads,
+                     entry.first, entry.second, rate / by_threads.at(1));
 }
 
 // Against the plain house net of the same shape: the searchless net's cost, and the featured
@@ -342,8 +376,12 @@ int nnbench_command(const Args& args, const Streams& io) {
   add("weights", "benchmark these network files instead of the standard random ones",
       cxxopts::value<std::vector<std::string>>(), "FILE");
   add("seconds", "measuring time per entry", cxxopts::value<double>()->default_value("2"), "S");
-  add("threads", "thread counts to measure",
+  add("threads", "thread counts to measure, one evaluator per thread",
       cxxopts::value<std::vector<long long>>()->default_value("1,2"), "T,...");
+  add("split",
+      "also measure one evaluator whose evaluations each run on 2 threads, as with Threads 2 "
+      "(1: do not)",
+      cxxopts::value<long long>()->default_value("2"), "S");
   add("precision", "precisions to measure: all (those this CPU runs), auto, fp32, bf16, int8",
       cxxopts::value<std::vector<std::string>>()->default_value("all"), "P,...");
   add("int8-kernel",
@@ -360,13 +398,19 @@ int nnbench_command(const Args& args, const Streams& io) {
   const double seconds = positive_number_option(parsed, "seconds");
   const std::vector<long long> thread_counts = parsed["threads"].as<std::vector<long long>>();
   for (const long long threads : thread_counts) check_range("threads", threads, 1, 256);
+  const long long split = parsed["split"].as<long long>();
+  check_range("split", split, 1, 2);
+  const std::vector<long long> splits =
+      split == 1 ? std::vector<long long>{} : std::vector<long long>{split};
   select_int8_kernel_option(parsed);
   const std::vector<nn::Precision> precisions = precisions_option(parsed);
   const std::vector<Maker> makers = network_makers(parsed);
 
   const std::vector<Sample> samples = bench_samples();
-  const Measurements m = print_table(makers, precisions, thread_counts, samples, seconds, io);
+  const Measurements m =
+      print_table(makers, precisions, thread_counts, splits, samples, seconds, io);
   print_precision_ratios(m, io);
+  print_split_ratios(m, io);
   print_shape_comparisons(m, samples, seconds, io);
   fmt::print(io.out,
              "GEMM GF/s: the trunk's matrix products alone, for the same shapes, precision and "

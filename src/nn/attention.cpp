@@ -30,7 +30,7 @@ void softmax_rows(Eigen::Ref<Matrix> s) {
 }  // namespace
 
 void attention_reference(const float* qkv, int qkv_stride, int tokens, int d, int heads,
-                         const AttentionTerms& terms, float* out, int out_stride) {
+                         const AttentionTerms& terms, float* out, int out_stride, HeadRange range) {
   using ConstRows = Eigen::Map<const Matrix, 0, Eigen::OuterStride<>>;
   using Rows = Eigen::Map<Matrix, 0, Eigen::OuterStride<>>;
   const ConstRows all(qkv, tokens, 3 * d, Eigen::OuterStride<>(qkv_stride));
@@ -41,7 +41,7 @@ void attention_reference(const float* qkv, int qkv_stride, int tokens, int d, in
   scores.resize(tokens, tokens);
   assert(!terms.relative() || tokens >= kFirstSquareToken + 64);
   const size_t table_size = size_t(kRelativeOffsets) * size_t(head_size);
-  for (int h = 0; h < heads; ++h) {
+  for (int h = range.begin; h < (range.end < 0 ? heads : range.end); ++h) {
     const auto q = all.block(0, h * head_size, tokens, head_size);
     const auto k = all.block(0, d + h * head_size, tokens, head_size);
     const auto v = all.block(0, 2 * d + h * head_size, tokens, head_size);
@@ -402,7 +402,7 @@ static_assert(std::size(kHeadKernels) * 16 == kMaxAvx512Tokens);
 #endif  // AVOCET_X86
 
 void attention_avx512(const float* qkv, int qkv_stride, int tokens, int d, int heads,
-                      const AttentionTerms& terms, float* out, int out_stride) {
+                      const AttentionTerms& terms, float* out, int out_stride, HeadRange range) {
   const int head_size = d / heads;
   assert(attention_avx512_supported(tokens));
   assert(!terms.relative() || tokens >= kFirstSquareToken + 64);
@@ -419,7 +419,7 @@ void attention_avx512(const float* qkv, int qkv_stride, int tokens, int d, int h
     offset_logits.assign(size_t(kQueries) * size_t(padded), 0.0f);
     tables.resize(2 * by_column_size);
   }
-  for (int h = 0; h < heads; ++h) {
+  for (int h = range.begin; h < (range.end < 0 ? heads : range.end); ++h) {
     RelativeHead relative{};
     if (terms.relative()) {
       // Transposed per call (about 3% of the relative terms' time) rather than kept beside the
@@ -435,7 +435,8 @@ void attention_avx512(const float* qkv, int qkv_stride, int tokens, int d, int h
                              queries.data(), weights.data(), offset_logits.data());
   }
 #else
-  (void)qkv, (void)qkv_stride, (void)d, (void)bias, (void)out, (void)out_stride, (void)head_size;
+  (void)qkv, (void)qkv_stride, (void)d, (void)bias, (void)out, (void)out_stride, (void)head_size,
+      (void)range;
   std::abort();  // unreachable: attention_avx512_supported is false off x86
 #endif
 }

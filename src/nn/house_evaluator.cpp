@@ -41,7 +41,7 @@ void HouseEvaluator::compute_logits(const Position& pos, std::span<const Move> m
         workspace_.x.row(t) += network_->square_features()[g].row(f[size_t(c.square_groups[g])]);
     }
   }
-  run_blocks(network_->trunk(), 1, workspace_);
+  run_blocks(network_->trunk(), 1, workspace_, helper_.get());
 
   // Head features of the square tokens (token rows 1..64), only for the squares some move
   // leaves or reaches (about 16 and 25 of the 64; all 64 took 4% of a search): their rows
@@ -62,18 +62,30 @@ void HouseEvaluator::compute_logits(const Position& pos, std::span<const Move> m
 
   if (hidden_.rows() < n) hidden_.resize(std::max<Eigen::Index>(n, 64), c.head_dim);
   if (logits_.rows() < n) logits_.resize(std::max<Eigen::Index>(n, 64), c.bins);
-  for (Eigen::Index i = 0; i < n; ++i) {
-    const Move m = network_move(flip ? mirror_move(moves[i]) : moves[i]);
-    const int promotion = m.promotion() == PieceType::None ? 0 : index(m.promotion());
-    hidden_.row(i) = from_features_.row(from_row_[size_t(square_token(m.from()) - 1)]) +
-                     to_features_.row(to_row_[size_t(square_token(m.to()) - 1)]) +
-                     head.promotion.row(promotion) + head.bias;
-    if (!c.move_groups.empty()) {
-      const MoveFeatures f = move_features(pos, moves[i], move_groups_);
-      for (size_t g = 0; g < c.move_groups.size(); ++g)
-        hidden_.row(i) += head.move_features[g].row(f[size_t(c.move_groups[g])]);
+  // Each move's row is its own: with a helper thread the moves are split in two halves (the
+  // tactical move features, searches of their own, are most of this step's time). The GELU and
+  // the product after it run on all rows at once, so that Eigen's vector and scalar paths fall
+  // on the same rows as with one thread, and the values stay the same bit for bit.
+  auto moves_step = [&](int part) {
+    const int parts = helper_ ? 2 : 1;
+    const Eigen::Index end = n * (part + 1) / parts;
+    for (Eigen::Index i = n * part / parts; i < end; ++i) {
+      const Move m = network_move(flip ? mirror_move(moves[size_t(i)]) : moves[size_t(i)]);
+      const int promotion = m.promotion() == PieceType::None ? 0 : index(m.promotion());
+      hidden_.row(i) = from_features_.row(from_row_[size_t(square_token(m.from()) - 1)]) +
+                       to_features_.row(to_row_[size_t(square_token(m.to()) - 1)]) +
+                       head.promotion.row(promotion) + head.bias;
+      if (!c.move_groups.empty()) {
+        const MoveFeatures f = move_features(pos, moves[size_t(i)], move_groups_);
+        for (size_t g = 0; g < c.move_groups.size(); ++g)
+          hidden_.row(i) += head.move_features[g].row(f[size_t(c.move_groups[g])]);
+      }
     }
-  }
+  };
+  if (helper_)
+    helper_->run(moves_step);
+  else
+    moves_step(0);
   // Exact GELU, as PyTorch's default: x * Phi(x). Eigen's erf is a rational approximation
   // within a couple of ulp, vectorised (std::erf, one call per value, took 2.4% of a search).
   auto h = hidden_.topRows(n).array();

@@ -59,6 +59,15 @@ void NetworkEvaluator::evaluate_bins(const Position& pos, std::span<const Move> 
   Eigen::Map<Matrix>(log_probabilities.data(), logits.rows(), logits.cols()) = logits;
 }
 
+void NetworkEvaluator::set_threads(int threads) {
+  if (threads < 1 || threads > 2)
+    throw std::invalid_argument(fmt::format("evaluator: {} threads (1 or 2)", threads));
+  if (threads == 1)
+    helper_.reset();
+  else if (!helper_)
+    helper_ = std::make_unique<HelperThread>();
+}
+
 std::unique_ptr<Evaluator> make_evaluator(std::shared_ptr<const Network> network) {
   if (network->config().family == Family::House)
     return std::make_unique<HouseEvaluator>(std::move(network));

@@ -3,9 +3,11 @@
 // own file (house_evaluator.h, searchless_evaluator.h); make_evaluator picks one.
 #pragma once
 
+#include <memory>
 #include <vector>
 
 #include "avocet/nn/evaluator.h"
+#include "avocet/nn/helper_thread.h"
 #include "avocet/nn/network.h"
 
 namespace avocet::nn {
@@ -20,6 +22,7 @@ class NetworkEvaluator : public Evaluator {
                 std::span<float> win_probability) final;
   void evaluate_bins(const Position& pos, std::span<const Move> moves,
                      std::span<float> log_probabilities) final;
+  void set_threads(int threads) final;
   int bins() const final { return network_->config().bins; }
   std::string description() const final { return network_->description(); }
 
@@ -29,6 +32,7 @@ class NetworkEvaluator : public Evaluator {
 
   std::shared_ptr<const Network> network_;
   TrunkWorkspace workspace_;
+  std::unique_ptr<HelperThread> helper_;  // with set_threads(2); the trunk's second thread
   Matrix logits_;
 };
 

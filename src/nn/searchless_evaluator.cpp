@@ -24,7 +24,7 @@ void SearchlessEvaluator::compute_logits(const Position& pos, std::span<const Mo
       throw std::invalid_argument(fmt::format("move {} has no action index", moves[i].bits()));
     seq[t - 1] = action;
   }
-  run_trunk(network_->trunk(), tokens_.data(), n, workspace_);
+  run_trunk(network_->trunk(), tokens_.data(), n, workspace_, helper_.get());
   if (last_.rows() < n) last_.resize(std::max(n, 64), c.d_model);
   for (int i = 0; i < n; ++i) last_.row(i) = workspace_.x.row(i * t + t - 1);
   if (logits_.rows() < n) logits_.resize(std::max(n, 64), c.bins);

@@ -1,11 +1,13 @@
 #include "avocet/nn/transformer.h"
 
+#include <algorithm>
 #include <cassert>
 #include <cmath>
 #include <stdexcept>
 
 #include "avocet/nn/attention.h"
 #include "avocet/nn/bf16_gemm.h"
+#include "avocet/nn/helper_thread.h"
 #include "avocet/nn/int8_gemm.h"
 
 namespace avocet::nn {
@@ -79,9 +81,10 @@ void layer_norm(Eigen::Ref<Matrix> x, const LayerNormWeights& w, Eigen::Ref<Matr
   }
 }
 
-void run_trunk(const TrunkWeights& w, const int* tokens, int batch, TrunkWorkspace& ws) {
+void run_trunk(const TrunkWeights& w, const int* tokens, int batch, TrunkWorkspace& ws,
+               HelperThread* helper) {
   embed_tokens(w, tokens, batch, ws);
-  run_blocks(w, batch, ws);
+  run_blocks(w, batch, ws, helper);
 }
 
 void embed_tokens(const TrunkWeights& w, const int* tokens, int batch, TrunkWorkspace& ws) {
@@ -92,23 +95,84 @@ void embed_tokens(const TrunkWeights& w, const int* tokens, int batch, TrunkWork
     ws.x.row(r) = w.embedding.row(tokens[r]) * embedding_scale + w.positions.row(r % t);
 }
 
-void run_blocks(const TrunkWeights& w, int batch, TrunkWorkspace& ws) {
+namespace {
+
+// The rows [begin, end) of the whole-row steps that one thread takes.
+struct RowRange {
+  int begin, end;
+  int count() const { return end - begin; }
+};
+
+// Where part 0 of 2 ends: on a multiple of the products' row block, so that every row is
+// computed by the same code path as with one thread and the values stay the same bit for bit.
+// The bf16 and VNNI kernels take 6 rows at a time (AVX2's int8 kernel 3); Eigen's fp32 product
+// takes 3 packets of rows, and its last rows, fewer than a packet, sum in another order.
+int split_row(Precision precision, int rows) {
+  const int block =
+      precision == Precision::Fp32 ? 3 * int(Eigen::internal::packet_traits<float>::size) : 6;
+  return std::min(rows, block * int(std::lround(rows / (2.0 * block))));
+}
+
+RowRange rows_of(int part, int parts, int split, int rows) {
+  if (parts == 1) return {0, rows};
+  return part == 0 ? RowRange{0, split} : RowRange{split, rows};
+}
+
+}  // namespace
+
+void run_blocks(const TrunkWeights& w, int batch, TrunkWorkspace& ws, HelperThread* helper) {
   const int d = w.d_model, t = w.sequence_length, f = w.ffn_dim;
   const int rows = batch * t;
-  auto x = ws.x.topRows(rows);
-  auto normed = ws.normed.topRows(rows);
-  auto qkv = ws.qkv.topRows(rows);
-  auto attention = ws.attention.topRows(rows);
-  auto hidden = ws.hidden.topRows(rows);
+  const int parts = helper ? 2 : 1;
+  const int split = split_row(w.precision, rows);
+  // Each step below runs as `parts` parts on disjoint data: the whole-row steps (everything
+  // but attention) on disjoint token rows, attention on disjoint heads. A block's MLP and the
+  // next block's attention input are all whole-row work, so they run as one step, and the
+  // threads meet twice a block.
+  const auto in_parts = [&](auto&& step) {
+    if (helper)
+      helper->run(step);
+    else
+      step(0);
+  };
 
   // fp32 is the reference arithmetic and runs the reference attention (Eigen); the reduced
   // precisions, which already trade exactness for speed, take the AVX-512 kernel where it runs.
   const auto attend = w.precision != Precision::Fp32 && attention_avx512_supported(t)
                           ? &attention_avx512
                           : &attention_reference;
-  for (const BlockWeights& block : w.blocks) {
-    layer_norm(x, block.attention_norm, normed);
-    apply(block.qkv, normed, qkv, false);
+  // The rows' second half of block `finished` (its attention output, then its MLP), then the
+  // first half of block `next` up to its attention (LayerNorm and the qkv product); -1: none.
+  const auto row_steps = [&](int part, int finished, int next) {
+    const RowRange r = rows_of(part, parts, split, rows);
+    if (r.count() == 0) return;
+    auto x = ws.x.middleRows(r.begin, r.count());
+    auto normed = ws.normed.middleRows(r.begin, r.count());
+    if (finished >= 0) {
+      const BlockWeights& block = w.blocks[size_t(finished)];
+      auto hidden = ws.hidden.middleRows(r.begin, r.count());
+      apply(block.out, ws.attention.middleRows(r.begin, r.count()), x, true);
+      layer_norm(x, block.mlp_norm, normed);
+      apply(block.gate_up, normed, hidden, false);
+      auto gate = hidden.leftCols(f).array();
+      gate = gate / (1.0f + (-gate).exp()) * hidden.rightCols(f).array();
+      apply(block.down, hidden.leftCols(f), x, true);
+    }
+    if (next >= 0) {
+      const BlockWeights& block = w.blocks[size_t(next)];
+      layer_norm(x, block.attention_norm, normed);
+      apply(block.qkv, normed, ws.qkv.middleRows(r.begin, r.count()), false);
+    } else {
+      layer_norm(x, w.final_norm, x);
+    }
+  };
+
+  const int blocks = int(w.blocks.size());
+  for (int b = 0; b <= blocks; ++b) {
+    auto rows_step = [&](int part) { row_steps(part, b - 1, b < blocks ? b : -1); };
+    in_parts(rows_step);
+    if (b == blocks) break;
+    const BlockWeights& block = w.blocks[size_t(b)];
     AttentionTerms terms;
     if (block.attention_bias.size()) terms.bias = block.attention_bias.data();
     if (block.relative_q.size()) {
@@ -116,18 +180,15 @@ void run_blocks(const TrunkWeights& w, int batch, TrunkWorkspace& ws) {
       terms.relative_k = block.relative_k.data();
       terms.relative_v = block.relative_v.data();
     }
-    for (int b = 0; b < batch; ++b)
-      attend(qkv.row(b * t).data(), int(qkv.outerStride()), t, d, w.heads, terms,
-             attention.row(b * t).data(), int(attention.outerStride()));
-    apply(block.out, attention, x, true);
-
-    layer_norm(x, block.mlp_norm, normed);
-    apply(block.gate_up, normed, hidden, false);
-    auto gate = hidden.leftCols(f).array();
-    gate = gate / (1.0f + (-gate).exp()) * hidden.rightCols(f).array();
-    apply(block.down, hidden.leftCols(f), x, true);
+    auto attention_step = [&](int part) {
+      const HeadRange heads =
+          parts == 1 ? HeadRange{} : HeadRange{part * w.heads / 2, (part + 1) * w.heads / 2};
+      for (int i = 0; i < batch; ++i)
+        attend(ws.qkv.row(i * t).data(), int(ws.qkv.outerStride()), t, d, w.heads, terms,
+               ws.attention.row(i * t).data(), int(ws.attention.outerStride()), heads);
+    };
+    in_parts(attention_step);
   }
-  layer_norm(x, w.final_norm, x);
 }
 
 }  // namespace avocet::nn

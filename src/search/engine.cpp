@@ -151,6 +151,13 @@ void Engine::prepare() {
   }
 }
 
+// ---- threads -------------------------------------------------------------------------
+
+ThreadPlan thread_plan(int threads) {
+  const int searching = (std::max(1, threads) + 1) / 2;
+  return {searching, std::max(1, threads) - searching};
+}
+
 // ---- the game --------------------------------------------------------------------------
 
 void Engine::new_game() {
@@ -200,7 +207,7 @@ void Engine::go(const GoRequest& request, EngineCallbacks callbacks) {
     control_.node_limit = std::min(control_.node_limit, strength_level(options.elo).nodes);
   control_.pondering = request.ponder;
   control_.deadline_ns = 0;
-  control_.split_work = options.threads > 1;
+  control_.split_work = thread_plan(options.threads).searching > 1;
   if (budget.hard && !request.infinite) control_.set_deadline(start_ + *budget.hard);
   {
     std::lock_guard lock(mutex_);
@@ -318,16 +325,23 @@ IterationReport Engine::search_tree(const GoRequest& request, const TimeBudget& 
                                  options.syzygy_50_move_rule};
   // Helper threads search the same iterations through the shared table (lazy SMP), each
   // thread leaving the children another is expanding to the end (control_.split_work), so
-  // that they split a node's moves instead of evaluating the same positions.
+  // that they split a node's moves instead of evaluating the same positions. Search thread i
+  // evaluates on two threads when i < plan.split_evaluations (see ThreadPlan).
+  const ThreadPlan plan = thread_plan(options.threads);
+  const auto evaluator_for = [this, plan](int i) {
+    auto evaluator = factory_();
+    evaluator->set_threads(i < plan.split_evaluations ? 2 : 1);
+    return evaluator;
+  };
   std::vector<std::thread> helpers;
-  for (int i = 1; i < options.threads; ++i) {
-    helpers.emplace_back([this, tables] {
-      const auto evaluator = factory_();
+  for (int i = 1; i < plan.searching; ++i) {
+    helpers.emplace_back([this, tables, i, &evaluator_for] {
+      const auto evaluator = evaluator_for(i);
       Searcher helper(*evaluator, table_, settings_.engine.params, control_, 1, tables);
       helper.run(searched_game_, Limits{}, nullptr);
     });
   }
-  const auto evaluator = factory_();
+  const auto evaluator = evaluator_for(0);
   // A limited strength chooses among all root moves, so each needs its exact value.
   const int multipv = options.limit_strength ? int(MoveList::kCapacity) : options.multipv;
   Searcher searcher(*evaluator, table_, options.params, control_, multipv, tables);

@@ -162,7 +162,8 @@ std::vector<OptionSpec> make_specs() {
   return {
       engine_spin("Hash", 1, 65536, &EngineOptions::hash_mb, "transposition table size in MB"),
       button("Clear Hash", clear_hash, "empty the transposition table"),
-      engine_spin("Threads", 1, 256, &EngineOptions::threads, "search threads"),
+      engine_spin("Threads", 1, 256, &EngineOptions::threads,
+                  "threads; each pair shares the network evaluations of one search thread"),
       engine_spin("MultiPV", 1, 256, &EngineOptions::multipv, "number of best lines to report"),
       loop_check("Ponder", &Settings::ponder, "think on the opponent's time (go ponder)"),
       engine_spin("Move Overhead", 0, 5000, &EngineOptions::move_overhead_ms,

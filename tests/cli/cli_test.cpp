@@ -619,6 +619,7 @@ TEST(Cli, NonsenseNumbersAndExtraArgumentsAreRefused) {
       {{"bench", "16", "1", "13"}, "bench: unexpected argument '16' (see 'avocet bench --help')"},
       {{"nnbench", "--threads", "0"}, "--threads must be 1 to 256, got 0"},
       {{"nnbench", "--threads", "1,-1"}, "--threads must be 1 to 256, got -1"},
+      {{"nnbench", "--split", "3"}, "--split must be 1 to 2, got 3"},
       {{"nnbench", "--seconds", "0"}, "--seconds must be > 0, got 0"},
       {{"epd", "--file", epd.c_str(), "--movetime", "0"}, "--movetime must be >= 1, got 0"},
       {{"epd", "--file", epd.c_str(), "--threads", "0"}, "--threads must be 1 to 256, got 0"},

@@ -43,7 +43,7 @@ TEST(OutputProcess, ResultsStreamWhileTheRunGoesOn) {
       {{"puzzles", "--file", data("puzzles_sample.csv"), "--evaluator", "material", "--mode",
         "search", "--movetime", "400"},
        data("puzzles_sample.csv") + ": 5 of 5 puzzles"},
-      // the table's header, then 2 entries of 2 x 0.4 s each
+      // the table's header, then 4 entries of 2 x 0.4 s each (each net on 1x2 and 1 thread)
       {{"nnbench", "--weights", net, "--weights", net, "--threads", "1", "--seconds", "0.4"},
        "network "},
   };

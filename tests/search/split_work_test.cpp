@@ -112,11 +112,11 @@ TEST(SplitWork, AChildAnotherThreadIsExpandingIsSearchedAfterItsSiblings) {
   EXPECT_EQ(position_of(split, *std::max_element(split.begin(), split.end())), first);
 }
 
-TEST(SplitWork, TwoThreadsFindTheMateOneFinds) {
+TEST(SplitWork, TwoSearchThreadsFindTheMateOneFinds) {
   // Lichess 000hf after ...Kxf7: Qe6+ Kf8 Qf7# (as Search.FindsMateInTwo).
   Engine engine([] { return std::make_unique<nn::MaterialEvaluator>(); }, "material");
   Settings settings = engine.settings();
-  settings.engine.threads = 2;
+  settings.engine.threads = 4;  // two search threads (thread_plan)
   settings.engine.hash_mb = 16;
   engine.configure(settings);
   Game game(Position::from_fen("r1bqk2r/pp1nbNp1/2p1p2p/8/2BP4/1PN3P1/P3QP1P/3R1RK1 b kq - 0 19"));
@@ -134,6 +134,19 @@ TEST(SplitWork, TwoThreadsFindTheMateOneFinds) {
   EXPECT_EQ(to_uci(best), "e2e6");
   ASSERT_TRUE(is_mate_value(value));
   EXPECT_EQ(mate_in_moves(value), 2);
+}
+
+TEST(ThreadPlan, ThreadsPairUpOnEvaluationsAndAnOddOneSearchesAlone) {
+  const auto plan = [](int threads) {
+    const ThreadPlan p = thread_plan(threads);
+    return std::pair{p.searching, p.split_evaluations};
+  };
+  EXPECT_EQ(plan(1), std::pair(1, 0));
+  EXPECT_EQ(plan(2), std::pair(1, 1));
+  EXPECT_EQ(plan(3), std::pair(2, 1));
+  EXPECT_EQ(plan(4), std::pair(2, 2));
+  EXPECT_EQ(plan(7), std::pair(4, 3));
+  EXPECT_EQ(plan(256), std::pair(128, 128));
 }
 
 }  // namespace

@@ -49,10 +49,18 @@ struct AttentionTerms {
   bool relative() const { return relative_q != nullptr; }
 };
 
+// Which heads a call computes, [begin, end); end < 0: up to the last. Two threads split one
+// evaluation's attention by heads (nn/helper_thread.h); each head writes only its own columns.
+struct HeadRange {
+  int begin = 0, end = -1;
+};
+
 void attention_reference(const float* qkv, int qkv_stride, int tokens, int d, int heads,
-                         const AttentionTerms& terms, float* out, int out_stride);
+                         const AttentionTerms& terms, float* out, int out_stride,
+                         HeadRange range = {});
 void attention_avx512(const float* qkv, int qkv_stride, int tokens, int d, int heads,
-                      const AttentionTerms& terms, float* out, int out_stride);
+                      const AttentionTerms& terms, float* out, int out_stride,
+                      HeadRange range = {});
 
 // Whether attention_avx512 runs here and handles `tokens` (at most kMaxAvx512Tokens, which keep
 // a query's scores in registers).

@@ -28,6 +28,10 @@ class Evaluator {
   virtual void evaluate_bins(const Position& pos, std::span<const Move> moves,
                              std::span<float> log_probabilities) = 0;
 
+  // How many threads one evaluation may use, this one and helpers (1 or 2; a network
+  // evaluator splits its trunk with a second, nn/helper_thread.h). The values do not change.
+  virtual void set_threads(int threads) { (void)threads; }
+
   virtual int bins() const = 0;
   virtual std::string description() const = 0;
 };

@@ -31,6 +31,7 @@ using Vector = Eigen::Matrix<float, 1, Eigen::Dynamic, Eigen::RowMajor>;
 
 inline constexpr float kLayerNormEpsilon = 1e-5f;
 
+class HelperThread;  // nn/helper_thread.h
 namespace bf16 {
 struct PackedWeights;  // nn/bf16_gemm.h
 }
@@ -95,12 +96,16 @@ struct TrunkWorkspace {
 // Runs the trunk over `batch` sequences of `sequence_length` tokens each. `tokens` holds
 // batch * sequence_length token ids; the output is ws.x.topRows(batch * sequence_length)
 // after the final LayerNorm ([rows, d]). Same as embed_tokens then run_blocks.
-void run_trunk(const TrunkWeights& w, const int* tokens, int batch, TrunkWorkspace& ws);
+void run_trunk(const TrunkWeights& w, const int* tokens, int batch, TrunkWorkspace& ws,
+               HelperThread* helper = nullptr);
 
 // The trunk in two steps, so that a family can add its own inputs (house feature groups) to
 // the embedded tokens in ws.x before the blocks run.
 void embed_tokens(const TrunkWeights& w, const int* tokens, int batch, TrunkWorkspace& ws);
-void run_blocks(const TrunkWeights& w, int batch, TrunkWorkspace& ws);
+// With a helper, the helper thread takes about half of every step (nn/helper_thread.h); the
+// result is the same bit for bit.
+void run_blocks(const TrunkWeights& w, int batch, TrunkWorkspace& ws,
+                HelperThread* helper = nullptr);
 
 // Row-wise LayerNorm, in place.
 void layer_norm(Eigen::Ref<Matrix> x, const LayerNormWeights& w, Eigen::Ref<Matrix> out);

@@ -1,0 +1,71 @@
+#include "avocet/nn/helper_thread.h"
+
+#include <chrono>
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <immintrin.h>
+#endif
+
+namespace avocet::nn {
+
+namespace {
+
+void pause() {
+#if defined(__x86_64__) || defined(__i386__)
+  _mm_pause();
+#else
+  std::this_thread::yield();
+#endif
+}
+
+// How long the helper spins for the next task before it sleeps. Between two evaluations of a
+// search the search thread works for tens of microseconds, and waking a sleeping thread costs
+// about as much, so the helper spins through those gaps; it sleeps once the search has ended
+// or waits on something else.
+constexpr std::chrono::microseconds kSpinTime{2000};
+
+}  // namespace
+
+HelperThread::HelperThread() : thread_(&HelperThread::loop, this) {}
+
+HelperThread::~HelperThread() {
+  quit_.store(true);
+  posted_.fetch_add(1);
+  posted_.notify_one();
+  thread_.join();
+}
+
+void HelperThread::run_parts(Part part, void* task) {
+  part_ = part;
+  task_ = task;
+  // Sequentially consistent, with the helper's store to sleeping_ and its load of posted_: one
+  // of the two threads sees the other's write, so a sleeping helper is always woken.
+  const uint32_t ticket = posted_.fetch_add(1) + 1;
+  if (sleeping_.load()) posted_.notify_one();
+  part(task, 0);
+  while (finished_.load(std::memory_order_acquire) != ticket) pause();
+}
+
+void HelperThread::loop() {
+  uint32_t seen = 0;
+  for (;;) {
+    uint32_t now = posted_.load(std::memory_order_acquire);
+    if (now == seen) {
+      const auto give_up = std::chrono::steady_clock::now() + kSpinTime;
+      for (int spins = 0; (now = posted_.load(std::memory_order_acquire)) == seen; ++spins) {
+        pause();
+        if (spins % 256 == 0 && std::chrono::steady_clock::now() >= give_up) {
+          sleeping_.store(true);
+          if ((now = posted_.load()) == seen) posted_.wait(seen);
+          sleeping_.store(false);
+        }
+      }
+    }
+    seen = now;
+    if (quit_.load()) return;
+    part_(task_, 1);
+    finished_.store(seen, std::memory_order_release);
+  }
+}
+
+}  // namespace avocet::nn

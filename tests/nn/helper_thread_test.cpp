@@ -1,0 +1,120 @@
+// A second thread for one evaluation (nn/helper_thread.h): the helper runs its part every time,
+// wakes after sleeping, and an evaluation split over two threads gives exactly the values of
+// one thread, for every family, feature set, attention variant and precision.
+#include "avocet/nn/helper_thread.h"
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <fstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "../test_data.h"
+#include "avocet/chess/movegen.h"
+#include "avocet/nn/attention.h"
+#include "avocet/nn/default_net.h"
+#include "avocet/nn/evaluator.h"
+#include "avocet/nn/network.h"
+
+namespace avocet::nn {
+namespace {
+
+TEST(HelperThread, RunsTheSecondPartOnItsOwnThreadEveryTime) {
+  HelperThread helper;
+  const std::thread::id caller = std::this_thread::get_id();
+  std::vector<int> counts(2, 0);
+  bool other_thread = true;
+  for (int i = 0; i < 20000; ++i) {
+    auto task = [&](int part) {
+      ++counts[size_t(part)];
+      if (part == 1) other_thread = other_thread && std::this_thread::get_id() != caller;
+    };
+    helper.run(task);
+    ASSERT_EQ(counts[0], i + 1);
+    ASSERT_EQ(counts[1], i + 1);  // run() returned only after the helper's part
+  }
+  EXPECT_TRUE(other_thread);
+}
+
+TEST(HelperThread, WakesAfterSleeping) {
+  HelperThread helper;
+  int done = 0;
+  auto task = [&](int part) { done += part; };
+  for (int i = 0; i < 3; ++i) {
+    // Longer than the helper spins (2 ms), so it has gone to sleep.
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    helper.run(task);
+    EXPECT_EQ(done, i + 1);
+  }
+}
+
+TEST(Attention, HeadRangesTogetherGiveTheWholeExactly) {
+  const int tokens = 77, d = 64, heads = 4;
+  std::vector<float> qkv(size_t(tokens) * 3 * d);
+  for (size_t i = 0; i < qkv.size(); ++i) qkv[i] = float(int(i * 2654435761u % 2001) - 1000) / 500;
+  using Kernel = decltype(&attention_reference);
+  std::vector<Kernel> kernels{&attention_reference};
+  if (attention_avx512_supported(tokens)) kernels.push_back(&attention_avx512);
+  for (const Kernel attend : kernels) {
+    std::vector<float> whole(size_t(tokens) * d), parts(size_t(tokens) * d, -1.0f);
+    attend(qkv.data(), 3 * d, tokens, d, heads, {}, whole.data(), d, {});
+    attend(qkv.data(), 3 * d, tokens, d, heads, {}, parts.data(), d, {0, 1});
+    attend(qkv.data(), 3 * d, tokens, d, heads, {}, parts.data(), d, {1, -1});
+    EXPECT_EQ(whole, parts);
+  }
+}
+
+// Every legal move's value-bin log-probabilities, one thread against two, on the parity
+// positions: equal bit for bit (the split runs the same arithmetic on each row and head).
+void expect_split_matches(const std::shared_ptr<const Network>& network) {
+  const auto alone = make_evaluator(network), split = make_evaluator(network);
+  split->set_threads(2);
+  int positions = 0;
+  std::ifstream fens(testing::data_path("parity_fens.txt"));
+  ASSERT_TRUE(fens);
+  for (std::string fen; std::getline(fens, fen);) {
+    if (fen.empty()) continue;
+    const Position pos = Position::from_fen(fen);
+    const MoveList moves = legal_moves(pos);
+    if (moves.empty()) continue;
+    std::vector<float> a(moves.size() * size_t(alone->bins())), b(a.size());
+    alone->evaluate_bins(pos, {moves.begin(), moves.size()}, a);
+    split->evaluate_bins(pos, {moves.begin(), moves.size()}, b);
+    ASSERT_EQ(a, b) << network->description() << ": " << fen;
+    ++positions;
+  }
+  EXPECT_GE(positions, 20);
+}
+
+std::vector<Precision> supported_precisions() {
+  std::vector<Precision> supported;
+  for (Precision p : {Precision::Fp32, Precision::Bf16, Precision::Int8})
+    if (precision_supported(p)) supported.push_back(p);
+  return supported;
+}
+
+TEST(SplitEvaluation, TwoThreadsGiveOneThreadsValuesExactly) {
+  for (const char* model : {"tiny_house", "tiny_house_mirror_bf16", "tiny_house_features",
+                            "tiny_house_bias", "tiny_house_relative", "tiny_searchless"})
+    for (Precision p : supported_precisions())
+      expect_split_matches(
+          Network::load_file(testing::data_path(std::string(model) + ".safetensors"), p));
+}
+
+TEST(SplitEvaluation, TheDefaultNetGivesOneThreadsValuesExactly) {
+  for (Precision p : supported_precisions()) expect_split_matches(default_network(p));
+}
+
+TEST(SplitEvaluation, ThreadCountsOtherThanOneOrTwoAreRefused) {
+  const auto evaluator =
+      make_evaluator(Network::load_file(testing::data_path("tiny_house.safetensors")));
+  EXPECT_THROW(evaluator->set_threads(0), std::invalid_argument);
+  EXPECT_THROW(evaluator->set_threads(3), std::invalid_argument);
+  evaluator->set_threads(2);
+  evaluator->set_threads(1);
+}
+
+}  // namespace
+}  // namespace avocet::nn
