@@ -24,6 +24,10 @@ void pause() {
 // or waits on something else.
 constexpr std::chrono::microseconds kSpinTime{2000};
 
+// Spins (a pause each, tens of nanoseconds) before a waiting thread starts to yield its core at
+// every turn: about what a part of one step takes.
+constexpr int kSpinsBeforeYield = 4096;
+
 }  // namespace
 
 HelperThread::HelperThread() : thread_(&HelperThread::loop, this) {}
@@ -43,7 +47,11 @@ void HelperThread::run_parts(Part part, void* task) {
   const uint32_t ticket = posted_.fetch_add(1) + 1;
   if (sleeping_.load()) posted_.notify_one();
   part(task, 0);
-  while (finished_.load(std::memory_order_acquire) != ticket) pause();
+  // The parts take about equally long, so the helper is normally done or nearly; when it is
+  // not even running (more threads than cores: two engines pondering on two cores), yielding
+  // lets it have the core instead of spinning out a time slice.
+  for (int spins = 0; finished_.load(std::memory_order_acquire) != ticket; ++spins)
+    spins < kSpinsBeforeYield ? pause() : std::this_thread::yield();
 }
 
 void HelperThread::loop() {
@@ -53,7 +61,7 @@ void HelperThread::loop() {
     if (now == seen) {
       const auto give_up = std::chrono::steady_clock::now() + kSpinTime;
       for (int spins = 0; (now = posted_.load(std::memory_order_acquire)) == seen; ++spins) {
-        pause();
+        spins < kSpinsBeforeYield ? pause() : std::this_thread::yield();
         if (spins % 256 == 0 && std::chrono::steady_clock::now() >= give_up) {
           sleeping_.store(true);
           if ((now = posted_.load()) == seen) posted_.wait(seen);
