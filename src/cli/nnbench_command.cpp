@@ -276,18 +276,22 @@ Measurements print_table(const std::vector<Maker>& makers,
     for (const nn::Precision precision : precisions) {
       const std::shared_ptr<const nn::Network> net = make(precision);
       const nn::NetworkConfig& c = net->config();
+      // One row of the table: `threads` is the column's text, `ms` the milliseconds per position.
+      const auto print_row = [&](const std::string& threads, const Rate& r, double ms,
+                                 double gemm) {
+        progress.print_line(
+            io.out,
+            fmt::format("{:<31} {:>9} {:>7} {:>10.1f} {:>9.3f} {:>9.1f} {:>10.1f} {:>5.0f}%",
+                        c.name, precision_label(*net), threads, r.positions_per_second, ms,
+                        r.gflops, gemm, 100.0 * r.gflops / gemm));
+        progress.update(++entries_done);
+      };
       for (const long long split : splits) {
         // One evaluator whose evaluations run on `split` threads; the GEMM baseline is the
         // products on that many threads side by side.
         const double gemm = gemm_gflops(*net, int(split), seconds);
         const Rate r = measure(net, samples, 1, int(split), seconds);
-        progress.print_line(
-            io.out,
-            fmt::format("{:<31} {:>9} {:>7} {:>10.1f} {:>9.3f} {:>9.1f} {:>10.1f} {:>5.0f}%",
-                        c.name, precision_label(*net), fmt::format("1x{}", split),
-                        r.positions_per_second, 1000.0 / r.positions_per_second, r.gflops, gemm,
-                        100.0 * r.gflops / gemm));
-        progress.update(++entries_done);
+        print_row(fmt::format("1x{}", split), r, 1000.0 / r.positions_per_second, gemm);
         m.split_rates[{c.name, precision_label(*net)}][int(split)] = r.positions_per_second;
       }
       for (const long long thread_count : thread_counts) {
@@ -295,12 +299,7 @@ Measurements print_table(const std::vector<Maker>& makers,
         const double gemm = gemm_gflops(*net, threads, seconds);
         const Rate r = measure(net, samples, threads, 1, seconds);
         const double ms = 1000.0 / r.positions_per_second;
-        progress.print_line(
-            io.out,
-            fmt::format("{:<31} {:>9} {:>7} {:>10.1f} {:>9.3f} {:>9.1f} {:>10.1f} {:>5.0f}%",
-                        c.name, precision_label(*net), threads, r.positions_per_second,
-                        ms * threads, r.gflops, gemm, 100.0 * r.gflops / gemm));
-        progress.update(++entries_done);
+        print_row(std::to_string(threads), r, ms * threads, gemm);
         m.rates[{c.name, threads}][net->precision()] = r.positions_per_second;
         if (threads == 1)
           m.split_rates[{c.name, precision_label(*net)}][1] = r.positions_per_second;
