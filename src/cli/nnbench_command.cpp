@@ -186,14 +186,18 @@ std::vector<nn::Precision> precisions_option(const cxxopts::ParseResult& parsed)
   return precisions;
 }
 
-// The precision column: int8 names its kernel (read from `out`, which is int8 on every CPU that
-// runs int8; qkv is bf16 where the CPU has AVX-512 BF16, nn/transformer.cpp).
+// The precision column: int8 names its kernel and the products the net runs in bf16 instead
+// (metadata int8_bf16, nn/transformer.h), as int8-vnni+bf16-out.
 std::string precision_label(const nn::Network& net) {
   if (net.precision() != nn::Precision::Int8)
     return std::string(nn::precision_name(net.precision()));
-  const nn::BlockWeights& block = net.trunk().blocks.front();
-  return fmt::format("int8-{}{}", nn::int8::kernel_name(block.out.quantized->kernel),
-                     block.qkv.packed ? "+bf16-qkv" : "");
+  std::string kernel = "none", bf16;
+  for (const nn::TrunkProduct product : nn::kTrunkProducts) {
+    const nn::Linear& layer = net.trunk().blocks.front().product(product);
+    if (layer.quantized) kernel = nn::int8::kernel_name(layer.quantized->kernel);
+    if (layer.packed) bf16 += fmt::format("+bf16-{}", nn::kTrunkProductNames[size_t(product)]);
+  }
+  return fmt::format("int8-{}{}", kernel, bf16);
 }
 
 // --int8-kernel: the int8 products use the kernel it names, which this CPU must run.

@@ -39,33 +39,45 @@ Vector to_vector(const std::vector<float>& values) {
   return Eigen::Map<const Vector>(values.data(), Eigen::Index(values.size()));
 }
 
-// The feature groups named by metadata `key` (comma-separated; absent or empty: none), as
-// indices into `known`; a name this build does not implement is refused.
-std::vector<int> read_groups(const SafetensorsFile& file, const std::string& key,
-                             std::span<const FeatureGroup> known) {
-  std::vector<int> groups;
+// The names that metadata `key` lists (comma-separated; absent or empty: none), as indices
+// into `known`; a name this build does not know, or one named twice, is refused. `what` names
+// the kind of thing listed, for the message.
+std::vector<int> read_names(const SafetensorsFile& file, const std::string& key,
+                            std::span<const std::string_view> known, std::string_view what) {
+  std::vector<int> indices;
   const auto entry = file.metadata().find(key);
-  if (entry == file.metadata().end()) return groups;
+  if (entry == file.metadata().end()) return indices;
   std::string_view rest = entry->second;
   while (!rest.empty()) {
     const std::string_view name = rest.substr(0, rest.find(','));
     rest.remove_prefix(std::min(rest.size(), name.size() + 1));
-    const auto found = std::find_if(known.begin(), known.end(),
-                                    [&](const FeatureGroup& g) { return g.name == name; });
-    if (found == known.end()) {
-      std::vector<std::string_view> names;
-      for (const FeatureGroup& g : known) names.push_back(g.name);
-      throw WeightsError(
-          fmt::format("{}: {} group '{}' is not implemented by this engine "
-                      "(known: {})",
-                      file.label(), key, name, fmt::join(names, ", ")));
-    }
-    const int group = int(found - known.begin());
-    if (std::find(groups.begin(), groups.end(), group) != groups.end())
+    const auto found = std::find(known.begin(), known.end(), name);
+    if (found == known.end())
+      throw WeightsError(fmt::format("{}: {} {} '{}' is not implemented by this engine (known: {})",
+                                     file.label(), key, what, name, fmt::join(known, ", ")));
+    const int index = int(found - known.begin());
+    if (std::find(indices.begin(), indices.end(), index) != indices.end())
       throw WeightsError(fmt::format("{}: {} names '{}' twice", file.label(), key, name));
-    groups.push_back(group);
+    indices.push_back(index);
   }
-  return groups;
+  return indices;
+}
+
+// The feature groups named by metadata `key`, as indices into `known`.
+std::vector<int> read_groups(const SafetensorsFile& file, const std::string& key,
+                             std::span<const FeatureGroup> known) {
+  std::vector<std::string_view> names;
+  for (const FeatureGroup& g : known) names.push_back(g.name);
+  return read_names(file, key, names, "group");
+}
+
+// Metadata "int8_bf16": the products int8 runs in bf16 (nn/transformer.h); absent: the default.
+Int8Bf16Products read_int8_bf16(const SafetensorsFile& file) {
+  if (!file.metadata().contains("int8_bf16")) return kDefaultInt8Bf16;
+  Int8Bf16Products products{};
+  for (const int index : read_names(file, "int8_bf16", kTrunkProductNames, "product"))
+    products[size_t(index)] = true;
+  return products;
 }
 
 NetworkConfig read_config(const SafetensorsFile& file) {
@@ -115,6 +127,7 @@ NetworkConfig read_config(const SafetensorsFile& file) {
   }
   c.square_groups = read_groups(file, "square_features", kSquareFeatureGroups);
   c.move_groups = read_groups(file, "move_features", kMoveFeatureGroups);
+  c.int8_bf16 = read_int8_bf16(file);
   if (c.family == Family::Searchless && (!c.square_groups.empty() || !c.move_groups.empty()))
     throw WeightsError(
         fmt::format("{}: feature groups are implemented for the house family only", file.label()));
@@ -279,6 +292,7 @@ std::shared_ptr<const Network> Network::load(const SafetensorsFile& file, Precis
       },
       net->trunk_, net->house_, net->square_features_, net->searchless_);
   net->hash_ = fnv1a(file);
+  net->trunk_.int8_bf16 = c.int8_bf16;
   set_precision(net->trunk_, precision, file.label());
   return net;
 }
@@ -302,6 +316,7 @@ std::shared_ptr<const Network> Network::random(const NetworkConfig& config, uint
       },
       net->trunk_, net->house_, net->square_features_, net->searchless_);
   net->hash_ = seed;
+  net->trunk_.int8_bf16 = config.int8_bf16;
   set_precision(net->trunk_, precision, config.name);
   return net;
 }

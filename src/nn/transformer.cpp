@@ -33,17 +33,16 @@ void apply(const Linear& layer, const Eigen::Ref<const Matrix>& x, Eigen::Ref<Ma
 void TrunkWeights::set_precision(Precision p) {
   p = resolve(p);
   if (!precision_supported(p)) throw std::runtime_error(std::string(unsupported_reason(p)));
-  // int8 runs the attention's input product (qkv) in bf16 where the CPU has AVX-512 BF16: its
-  // rounding reaches the attention logits, and through their softmax it moved the default
-  // net's (v21's) win probabilities by up to 0.0208 against fp32, over the 0.02 bound; with
-  // qkv in bf16 the largest difference is 0.0124, for 4% of int8's nodes per second (the
-  // other three products in bf16 instead: 0.0156 to 0.0208; src/nn/README.md).
-  const bool qkv_in_bf16 = p == Precision::Int8 && precision_supported(Precision::Bf16);
+  // int8 runs the products the net names (int8_bf16) in bf16 where the CPU has AVX-512 BF16:
+  // which product's rounding moves the values most depends on the net (v21: qkv; v24: out;
+  // src/nn/README.md#int8).
+  const bool bf16_runs = p == Precision::Int8 && precision_supported(Precision::Bf16);
   for (BlockWeights& block : blocks)
-    for (Linear* layer : {&block.qkv, &block.out, &block.gate_up, &block.down}) {
+    for (const TrunkProduct product : kTrunkProducts) {
+      Linear* layer = &block.product(product);
       const float* w = layer->weight.data();
       const int out = int(layer->weight.rows()), in = int(layer->weight.cols());
-      const bool bf16 = p == Precision::Bf16 || (qkv_in_bf16 && layer == &block.qkv);
+      const bool bf16 = p == Precision::Bf16 || (bf16_runs && int8_bf16[size_t(product)]);
       layer->packed =
           bf16 ? std::make_shared<const bf16::PackedWeights>(bf16::pack(w, out, in)) : nullptr;
       // int8 runs every product whose inner size allows it in the Hadamard-rotated basis: the

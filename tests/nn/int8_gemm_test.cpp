@@ -327,9 +327,9 @@ TEST(Int8Gemm, RotationTamesAnOutlierChannel) {
   }
 }
 
-// The trunk packs every int8 product in the rotated basis: out and gate_up take d = 128 and
-// down ffn = 512 inputs, all powers of two; qkv (d inputs too) is int8 and rotated only on CPUs
-// without AVX-512 BF16, and bf16 where the CPU has it (nn/transformer.cpp).
+// The trunk packs every int8 product in the rotated basis: qkv, out and gate_up take d = 128
+// and down ffn = 512 inputs, all powers of two. The products the net's metadata int8_bf16
+// names run in bf16 instead where the CPU has AVX-512 BF16 (nn/transformer.h).
 TEST(Int8Network, ShippedNetRotatesEveryTrunkProduct) {
   if (!best_kernel()) GTEST_SKIP() << "no AVX2 or AVX-512 VNNI on this CPU";
   std::shared_ptr<const Network> net;
@@ -338,17 +338,17 @@ TEST(Int8Network, ShippedNetRotatesEveryTrunkProduct) {
   } catch (const WeightsError&) {
     GTEST_SKIP() << "a build without an embedded net";
   }
-  const bool qkv_in_bf16 = precision_supported(Precision::Bf16);
-  for (const BlockWeights& block : net->trunk().blocks) {
-    EXPECT_EQ(bool(block.qkv.packed), qkv_in_bf16);
-    EXPECT_EQ(bool(block.qkv.quantized), !qkv_in_bf16);
-    for (const Linear* layer : {&block.qkv, &block.out, &block.gate_up, &block.down}) {
-      if (layer == &block.qkv && qkv_in_bf16) continue;
-      ASSERT_TRUE(layer->quantized);
-      EXPECT_FALSE(layer->packed);
-      EXPECT_EQ(layer->quantized->rotation, Rotation::Hadamard) << layer->quantized->in;
+  const bool bf16_runs = precision_supported(Precision::Bf16);
+  for (const BlockWeights& block : net->trunk().blocks)
+    for (const TrunkProduct product : kTrunkProducts) {
+      const Linear& layer = block.product(product);
+      const bool bf16 = bf16_runs && net->config().int8_bf16[size_t(product)];
+      EXPECT_EQ(bool(layer.packed), bf16);
+      ASSERT_EQ(bool(layer.quantized), !bf16);
+      if (layer.quantized) {
+        EXPECT_EQ(layer.quantized->rotation, Rotation::Hadamard) << layer.quantized->in;
+      }
     }
-  }
 }
 
 // The shipped net: int8 against fp32 on the parity and random perft positions. The issue's

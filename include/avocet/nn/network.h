@@ -32,6 +32,7 @@ struct NetworkConfig {
   // of chess/features.h), from the metadata keys "square_features" and "move_features".
   std::vector<int> square_groups, move_groups;
   AttentionPosition attention_position = AttentionPosition::Absolute;
+  Int8Bf16Products int8_bf16 = kDefaultInt8Bf16;  // metadata "int8_bf16" (nn/transformer.h)
   std::string name;
 
   int vocabulary() const;

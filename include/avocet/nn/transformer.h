@@ -6,7 +6,9 @@
 // the int8 kernels of int8_gemm.h.
 #pragma once
 
+#include <array>
 #include <memory>
+#include <string_view>
 #include <vector>
 
 #include "avocet/nn/precision.h"
@@ -57,6 +59,19 @@ struct LayerNormWeights {
   Vector scale, offset;  // [d]
 };
 
+// A block's four products, in the order they run; kTrunkProductNames are their metadata names.
+enum class TrunkProduct { Qkv, Out, GateUp, Down };
+inline constexpr std::array<TrunkProduct, 4> kTrunkProducts = {
+    TrunkProduct::Qkv, TrunkProduct::Out, TrunkProduct::GateUp, TrunkProduct::Down};
+inline constexpr std::array<std::string_view, 4> kTrunkProductNames = {"qkv", "out", "gate_up",
+                                                                       "down"};
+// Which products (by TrunkProduct) Precision int8 runs in bf16 where the CPU has AVX-512 BF16;
+// elsewhere every product is int8. A net names them in its metadata "int8_bf16", chosen when
+// it was adopted by its agreement with fp32 (src/nn/README.md#int8); a net without that key
+// runs qkv in bf16, as every net before v24 was checked with.
+using Int8Bf16Products = std::array<bool, 4>;
+inline constexpr Int8Bf16Products kDefaultInt8Bf16 = {true, false, false, false};
+
 struct BlockWeights {
   LayerNormWeights attention_norm;
   Linear qkv;  // [3d, d]: W_q, W_k, W_v stacked, each [d_out = d, d_in = d]
@@ -70,6 +85,23 @@ struct BlockWeights {
   // AttentionPosition::Relative: tables A, B, C of nn/attention.h, [heads * 225, d / heads]
   // each (head h in rows h * 225 ..); empty otherwise.
   Matrix relative_q, relative_k, relative_v;
+
+  Linear& product(TrunkProduct p) {
+    switch (p) {
+      case TrunkProduct::Qkv:
+        return qkv;
+      case TrunkProduct::Out:
+        return out;
+      case TrunkProduct::GateUp:
+        return gate_up;
+      case TrunkProduct::Down:
+        break;
+    }
+    return down;
+  }
+  const Linear& product(TrunkProduct p) const {
+    return const_cast<BlockWeights*>(this)->product(p);
+  }
 };
 
 struct TrunkWeights {
@@ -79,6 +111,7 @@ struct TrunkWeights {
   std::vector<BlockWeights> blocks;
   LayerNormWeights final_norm;
   Precision precision = Precision::Fp32;  // resolved: Fp32, Bf16 or Int8
+  Int8Bf16Products int8_bf16 = kDefaultInt8Bf16;
 
   // Packs the blocks' weights for `p` (bf16 or int8 copies; none for Fp32) and drops the
   // others; Auto is resolved for this CPU. Throws std::runtime_error for a precision this CPU
