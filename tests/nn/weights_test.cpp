@@ -76,6 +76,12 @@ std::string load_error(const std::vector<std::byte>& bytes) {
   return "loaded";
 }
 
+// The error of loading `v` with its metadata `key` set to `value` ("loaded" if none).
+std::string error_with(Valid v, const std::string& key, const std::string& value) {
+  v.metadata[key] = value;
+  return load_error(write_safetensors(v.tensors, v.metadata));
+}
+
 TEST(Weights, ValidRewriteLoads) {
   const Valid v = valid_house();
   EXPECT_EQ(load_error(write_safetensors(v.tensors, v.metadata)), "loaded");
@@ -93,14 +99,10 @@ TEST(Weights, FeatureGroupsComeFromMetadata) {
   EXPECT_EQ(net->square_features()[0].rows(), 16);
 
   Valid v = contents_of(file);
-  Valid unknown = v;
-  unknown.metadata["move_features"] = "pieces,see,check,threat,mate,allows_mate,fork";
-  EXPECT_EQ(load_error(write_safetensors(unknown.tensors, unknown.metadata)),
+  EXPECT_EQ(error_with(v, "move_features", "pieces,see,check,threat,mate,allows_mate,fork"),
             "test.safetensors: move_features group 'fork' is not implemented by this engine "
             "(known: pieces, see, check, threat, mate, allows_mate, qsearch, targets)");
-  Valid twice = v;
-  twice.metadata["square_features"] = "attackers,attackers";
-  EXPECT_EQ(load_error(write_safetensors(twice.tensors, twice.metadata)),
+  EXPECT_EQ(error_with(v, "square_features", "attackers,attackers"),
             "test.safetensors: square_features names 'attackers' twice");
   Valid missing_tensor = v;
   missing_tensor.tensors.erase("square_features.pinned.weight");
@@ -112,9 +114,8 @@ TEST(Weights, FeatureGroupsComeFromMetadata) {
   EXPECT_EQ(load_error(write_safetensors(wrong_shape.tensors, wrong_shape.metadata)),
             "test.safetensors: tensor 'head.move_features.see.weight' has shape [18, 24], "
             "expected [19, 24]");
-  Valid dropped = v;  // the metadata no longer asks for a group whose tensor is present
-  dropped.metadata["square_features"] = "attackers,least_valuable_attacker,pinned";
-  EXPECT_EQ(load_error(write_safetensors(dropped.tensors, dropped.metadata)),
+  // The metadata no longer asks for a group whose tensor is present.
+  EXPECT_EQ(error_with(v, "square_features", "attackers,least_valuable_attacker,pinned"),
             "test.safetensors: unexpected tensor 'square_features.en_prise.weight' for a house "
             "network");
 }
@@ -135,9 +136,7 @@ TEST(Weights, AttentionPositionComesFromMetadata) {
   EXPECT_EQ(plain->trunk().blocks[0].attention_bias.size(), 0);
 
   Valid v = contents_of(file);
-  Valid unknown = v;
-  unknown.metadata["attention_position"] = "smolgen";
-  EXPECT_EQ(load_error(write_safetensors(unknown.tensors, unknown.metadata)),
+  EXPECT_EQ(error_with(v, "attention_position", "smolgen"),
             "test.safetensors: attention_position 'smolgen' is not implemented by this engine "
             "(known: bias, relative)");
   Valid missing = v;
@@ -178,15 +177,10 @@ TEST(Weights, Int8Bf16ProductsComeFromMetadata) {
   two.metadata["int8_bf16"] = "down,out";
   EXPECT_EQ(config_of(two), (Int8Bf16Products{false, true, false, true}));
 
-  Valid unknown = v;
-  unknown.metadata["int8_bf16"] = "out,mlp";
-  EXPECT_EQ(load_error(write_safetensors(unknown.tensors, unknown.metadata)),
+  EXPECT_EQ(error_with(v, "int8_bf16", "out,mlp"),
             "test.safetensors: int8_bf16 product 'mlp' is not implemented by this engine "
             "(known: qkv, out, gate_up, down)");
-  Valid twice = v;
-  twice.metadata["int8_bf16"] = "out,out";
-  EXPECT_EQ(load_error(write_safetensors(twice.tensors, twice.metadata)),
-            "test.safetensors: int8_bf16 names 'out' twice");
+  EXPECT_EQ(error_with(v, "int8_bf16", "out,out"), "test.safetensors: int8_bf16 names 'out' twice");
 
   if (!precision_supported(Precision::Int8) || !precision_supported(Precision::Bf16))
     GTEST_SKIP() << "packing needs int8 and AVX-512 BF16 on this CPU";
