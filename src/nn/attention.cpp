@@ -12,6 +12,7 @@
 #include <limits>
 #include <vector>
 
+#include "avocet/nn/aligned_vector.h"
 #include "avocet/nn/transformer.h"
 
 namespace avocet::nn {
@@ -409,7 +410,7 @@ void attention_avx512(const float* qkv, int qkv_stride, int tokens, int d, int h
   const float* bias = terms.bias;
 #ifdef AVOCET_X86
   const int blocks = (tokens + 15) / 16, padded = 16 * blocks;
-  thread_local std::vector<float> keys, queries, weights, offset_logits, tables;
+  thread_local AlignedVector<float> keys, queries, weights, offset_logits, tables;
   keys.resize(size_t(head_size) * size_t(padded));
   queries.resize(size_t(head_size) * size_t((tokens + kQueries - 1) / kQueries * kQueries));
   weights.resize(size_t(kQueries) * size_t(padded));

@@ -30,8 +30,8 @@ uint32_t pair_of(float even, float odd) {
 
 // x rows as bf16 pairs, `pairs` per row (an odd `in` gets a zero partner). One buffer per
 // thread, so the kernels allocate nothing after their first call at a given size.
-std::vector<uint32_t>& pair_buffer(size_t size) {
-  thread_local std::vector<uint32_t> buffer;
+AlignedVector<uint32_t>& pair_buffer(size_t size) {
+  thread_local AlignedVector<uint32_t> buffer;
   if (buffer.size() < size) buffer.resize(size);
   return buffer;
 }
@@ -152,7 +152,7 @@ void gemm_avx512(const PackedWeights& w, const float* x, int rows, int x_stride,
                  int y_stride, bool accumulate) {
 #ifdef AVOCET_X86
   assert(avx512_bf16_supported());
-  std::vector<uint32_t>& x_pairs = pair_buffer(size_t(rows) * size_t(w.pairs));
+  AlignedVector<uint32_t>& x_pairs = pair_buffer(size_t(rows) * size_t(w.pairs));
   convert_rows(x, rows, x_stride, w.in, w.pairs, x_pairs.data());
   // Panel-outer: a panel (pairs x 64 x 4 bytes, 16 KB at in = 128) stays in L1/L2 while every
   // row block streams through it.

@@ -179,7 +179,7 @@ struct Rows {
 Rows rows_to_quantize(const PackedWeights& w, const float* x, int rows, int x_stride,
                       Kernel kernel) {
   if (w.rotation == Rotation::None) return {x, x_stride};
-  thread_local std::vector<float> rotated;
+  thread_local AlignedVector<float> rotated;
   const size_t size = size_t(rows) * size_t(w.in);
   if (rotated.size() < size) rotated.resize(size);
   hadamard_rows(x, rows, x_stride, w.in, rotated.data(), kernel);
@@ -234,7 +234,7 @@ namespace {
 // call at a given size.
 template <typename T>
 T* buffer(size_t size) {
-  thread_local std::vector<T> data;
+  thread_local AlignedVector<T> data;
   if (data.size() < size) data.resize(size);
   return data.data();
 }

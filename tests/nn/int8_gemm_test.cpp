@@ -9,8 +9,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstring>
 #include <iostream>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -132,6 +134,23 @@ void check_kernel(Kernel kernel) {
   if (kernel != Kernel::Reference)
     std::cout << ", " << kernel_name(kernel) << " against the reference " << worst_same;
   std::cout << "\n";
+}
+
+// The packed panels and every AlignedVector start on a cache line, whatever the heap's state
+// (nn/aligned_vector.h): the kernels' whole-register loads then never straddle two lines.
+TEST(Int8Gemm, PackedPanelsStartOnACacheLine) {
+  const auto on_a_line = [](const void* p) { return reinterpret_cast<uintptr_t>(p) % 64 == 0; };
+  std::vector<std::unique_ptr<char[]>> clutter;  // odd-sized blocks between the allocations
+  for (int size : {1, 7, 100, 1000, 5000}) {
+    clutter.push_back(std::make_unique<char[]>(size_t(size)));
+    const AlignedVector<float> v(static_cast<size_t>(size));
+    EXPECT_TRUE(on_a_line(v.data())) << size;
+    std::vector<float> w(size_t(48 * size), 0.5f);
+    const PackedWeights packed = pack(w.data(), 48, size, Kernel::Vnni);
+    EXPECT_TRUE(on_a_line(packed.panel_data.data())) << size;
+    EXPECT_TRUE(on_a_line(packed.panel_scale.data())) << size;
+    EXPECT_TRUE(on_a_line(packed.offset_correction.data())) << size;
+  }
 }
 
 TEST(Int8Gemm, ReferenceMatchesTheFp32ProductWithinInt8Error) { check_kernel(Kernel::Reference); }

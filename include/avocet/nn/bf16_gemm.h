@@ -8,6 +8,8 @@
 #include <cstdint>
 #include <vector>
 
+#include "avocet/nn/aligned_vector.h"
+
 namespace avocet::nn::bf16 {
 
 // Output columns per packed panel: four zmm registers of 16 fp32 accumulators.
@@ -21,7 +23,7 @@ struct PackedWeights {
   int out = 0, in = 0;
   int pairs = 0;   // (in + 1) / 2
   int panels = 0;  // (out + 63) / 64
-  std::vector<uint32_t> data;
+  AlignedVector<uint32_t> data;
 };
 
 // Round to nearest even, with denormals flushed to zero (as the hardware's _mm512_cvtneps_pbh

@@ -35,6 +35,8 @@
 #include <string_view>
 #include <vector>
 
+#include "avocet/nn/aligned_vector.h"
+
 namespace avocet::nn::int8 {
 
 enum class Kernel { Reference, Avx2, Vnni };
@@ -61,9 +63,9 @@ struct PackedWeights {
   // q[n][2g + 1] (high), at (panel * groups + g) * 32 + column. Missing inputs and columns
   // past `out` are zero.
   int groups = 0, panels = 0;
-  std::vector<int32_t> panel_data;
-  std::vector<float> panel_scale;          // scale, padded with zeros to whole panels
-  std::vector<int32_t> offset_correction;  // Vnni: 128 * sum_k q[n][k], padded likewise
+  AlignedVector<int32_t> panel_data;
+  AlignedVector<float> panel_scale;          // scale, padded with zeros to whole panels
+  AlignedVector<int32_t> offset_correction;  // Vnni: 128 * sum_k q[n][k], padded likewise
 };
 
 // Quantizes row-major W [out, in] (rotated first with Rotation::Hadamard, which needs `in` to
