@@ -154,10 +154,10 @@ TEST(Weights, AttentionPositionComesFromMetadata) {
             "test.safetensors: attention_position is implemented for the house family only");
 }
 
-// Which products int8 runs in bf16 is the net's metadata "int8_bf16": absent, qkv (the nets
-// before v24); empty, none; else the products named. An unknown or repeated name is refused.
-// On a CPU with AVX-512 BF16 and an int8 kernel, the named products are packed in bf16 and
-// the others quantized.
+// Which products int8 runs in bf16 is the net's metadata "int8_bf16": absent, qkv (the
+// shipped nets so far); empty, none; else the products named. An unknown or repeated name is
+// refused. On a CPU with AVX-512 BF16 and an int8 kernel, the named products are packed in
+// bf16 and the others quantized.
 TEST(Weights, Int8Bf16ProductsComeFromMetadata) {
   const Valid v = valid_house();
   const auto config_of = [](const Valid& valid) {
