@@ -86,22 +86,13 @@ struct BlockWeights {
   // each (head h in rows h * 225 ..); empty otherwise.
   Matrix relative_q, relative_k, relative_v;
 
-  Linear& product(TrunkProduct p) {
-    switch (p) {
-      case TrunkProduct::Qkv:
-        return qkv;
-      case TrunkProduct::Out:
-        return out;
-      case TrunkProduct::GateUp:
-        return gate_up;
-      case TrunkProduct::Down:
-        break;
-    }
-    return down;
-  }
-  const Linear& product(TrunkProduct p) const {
-    return const_cast<BlockWeights*>(this)->product(p);
-  }
+  Linear& product(TrunkProduct p) { return this->*kProducts[size_t(p)]; }
+  const Linear& product(TrunkProduct p) const { return this->*kProducts[size_t(p)]; }
+
+ private:
+  // The members in TrunkProduct's order.
+  static constexpr Linear BlockWeights::*kProducts[] = {
+      &BlockWeights::qkv, &BlockWeights::out, &BlockWeights::gate_up, &BlockWeights::down};
 };
 
 struct TrunkWeights {
