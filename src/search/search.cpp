@@ -113,7 +113,7 @@ float Searcher::leaf_value(const Position& pos, Move move, const Position& child
   // Forcing: a check, or a capture or promotion that SEE says wins material. The expanded child
   // has probability theta, so an only move out of a check is searched in turn (theta * 1);
   // when there are several evasions, the checked side's own values judge them.
-  if (extensions_left > 0 && probability >= theta_ * params_.forcing_reach &&
+  if (extensions_left > 0 && probability * params_.forcing_reach >= theta_ &&
       (gives_check(pos, move) || see(pos, move) > 0))
     return 1.0f - search(child, theta_, 1.0f - beta, 1.0f - alpha, ply + 1, extensions_left - 1);
   const auto rule = rule_value(child, ply + 1, legal_moves(child));

@@ -70,6 +70,21 @@ OptionSpec parameter_spin(std::string_view name, int max, double search::SearchP
           .search_parameter = true};
 }
 
+// A whole number of SearchParameters.
+OptionSpec parameter_count(std::string_view name, int min, int max,
+                           int search::SearchParameters::*field, std::string_view help) {
+  return {
+      .name = name,
+      .type = T::Spin,
+      .min = min,
+      .max = max,
+      .help = help,
+      .apply = configure,
+      .read = [field](const Settings& s) { return std::to_string(s.engine.params.*field); },
+      .write = [field](Settings& s, const OptionValue& v) { s.engine.params.*field = v.number; },
+      .search_parameter = true};
+}
+
 // A flag of EngineOptions.
 OptionSpec engine_check(std::string_view name, bool search::EngineOptions::*field,
                         std::string_view help) {
@@ -195,6 +210,10 @@ std::vector<OptionSpec> make_specs() {
                      "first iteration's theta, x1000"),
       parameter_spin("ThresholdFactor", 99, &SearchParameters::threshold_factor, 100,
                      "theta multiplier per iteration, x100"),
+      parameter_count("ForcingExtensions", 0, 16, &SearchParameters::forcing_extensions,
+                      "forcing moves below theta expanded per line"),
+      parameter_count("ForcingReach", 1, 1 << 20, &SearchParameters::forcing_reach,
+                      "a forcing move is expanded down to probability theta / ForcingReach"),
   };
 }
 

@@ -47,7 +47,7 @@ TEST(SearchExtensions, AnExtendedCheckSearchesItsOnlyReplyAndSeesTheMate) {
   const auto first_iteration = [&](int extensions) {
     SearchParameters params;
     params.forcing_extensions = extensions;
-    params.forcing_reach = 1e-6;  // however unlikely the net finds the check
+    params.forcing_reach = 1'000'000;  // however unlikely the net finds the check
     return search_one_iteration(
                game, params,
                {parse_uci(game.position(), "a1a4"), parse_uci(game.position(), "b1b8")})

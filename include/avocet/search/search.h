@@ -38,11 +38,11 @@ struct SearchParameters {
   double initial_threshold = 0.25;   // theta of the first iteration
   double threshold_factor = 0.5;     // theta multiplier per iteration
   // Forcing moves below theta (checks, and captures or promotions that SEE says win
-  // material) are still expanded, at most forcing_extensions times
-  // along a line, when their probability is at least forcing_reach * theta: a leaf's value then
-  // does not stand on a check or a winning capture that the net judged from the parent alone.
+  // material) are still expanded, at most forcing_extensions times along a line, when their
+  // probability is at least theta / forcing_reach: a leaf's value then does not stand on a
+  // check or a winning capture that the net judged from the parent alone.
   int forcing_extensions = 2;
-  double forcing_reach = 1.0 / 16;
+  int forcing_reach = 16;
 };
 
 // Where and how the search probes the tables: after a zeroing move (capture or pawn move),
