@@ -52,7 +52,8 @@ class Positions:
 
 
 def read_shard(path):
-    data = open(path, "rb").read()
+    with open(path, "rb") as file:
+        data = file.read()
     if data[:8] == MAGIC:
         (length,) = struct.unpack_from("<I", data, 8)
         header = json.loads(data[12:12 + length])
@@ -84,14 +85,26 @@ def read_shard(path):
     moves = np.concatenate(moves)
     return Positions(np.stack(tokens), np.concatenate([[0], np.cumsum(counts)]).astype(np.int64),
                      moves["action"].astype(np.int64), moves["win"].astype(np.float32),
-                     np.stack(squares).reshape(-1, 64, s), moves["features"].reshape(-1, f),
+                     np.stack(squares).reshape(len(tokens), 64, s),
+                     moves["features"].reshape(len(moves), f),
                      square_groups, move_groups)
 
 
-def load_shards(paths):
+def shard_files(paths):
+    """The shard files of `paths` (files, or folders of *.shard), in order."""
     files = []
     for p in paths:
         files += sorted(glob.glob(os.path.join(p, "*.shard"))) if os.path.isdir(p) else [p]
+    return files
+
+
+def data_set_name(file):
+    """A data set is a shard file's name without its "-NNN.shard" counter."""
+    return re.sub(r"(-\d+)?\.shard$", "", os.path.basename(file))
+
+
+def load_shards(paths):
+    files = shard_files(paths)
     parts = [read_shard(f) for f in files]
     for f, part in zip(files, parts):
         if (part.square_groups, part.move_groups) != (parts[0].square_groups,
@@ -100,8 +113,7 @@ def load_shards(paths):
     offsets = [parts[0].offsets]
     for part in parts[1:]:
         offsets.append(part.offsets[1:] + offsets[-1][-1])
-    # A data set is a shard file's name without its "-NNN.shard" counter.
-    names = [re.sub(r"(-\d+)?\.shard$", "", os.path.basename(f)) for f in files]
+    names = [data_set_name(f) for f in files]
     source_names = sorted(set(names))
     sources = np.concatenate([np.full(len(p), source_names.index(n), np.int16)
                               for p, n in zip(parts, names)])
@@ -128,8 +140,9 @@ def mirror_squares(squares, flipped):
     """Square features of the colour-flipped positions (rows where `flipped`): the features
     are the side to move's view, so only the ranks reverse, as in the tokens."""
     squares = squares.copy()
-    squares[flipped] = squares[flipped].reshape(-1, 8, 8, squares.shape[-1])[:, ::-1].reshape(
-        -1, 64, squares.shape[-1])
+    rows, s = squares[flipped], squares.shape[-1]
+    # Sizes spelled out: with no square features (s = 0), -1 cannot be inferred.
+    squares[flipped] = rows.reshape(len(rows), 8, 8, s)[:, ::-1].reshape(len(rows), 64, s)
     return squares
 
 

@@ -5,7 +5,8 @@ Cross-entropy over K value bins against HL-Gauss targets (sigma = 0.75 bin width
 plus a listwise ranking loss over each position's moves (--rank-weight), AdamW
 with linear warm-up and cosine decay, optional bf16 autocast, feature groups (house v2),
 warm start from an exported net (--init), checkpoints with --resume, a validation split by
-position hash reported per data set, and a progress line with loss, positions/s and ETA.
+position hash reported per data set, held-out games that are never trained on
+(--held-out-shards), and a progress line with loss, positions/s and ETA.
 Runs on CPU or CUDA; --ddp under torchrun for several GPUs.
 
 Example (CPU, Debian's torch), warm-starting a featured net from v1:
@@ -81,12 +82,20 @@ def parse_args(argv=None):
     parser.add_argument("--validation-percent", type=int, default=3)
     parser.add_argument("--validation-positions", type=int, default=4000,
                         help="validation positions per data set")
+    parser.add_argument("--held-out-shards", nargs="+", default=[],
+                        help="shards of whole games never trained on: each data set's first "
+                        "--validation-positions positions are a validation set of their own "
+                        "('NAME (held-out games)'), and with --keep-best these sets alone "
+                        "choose the weights. The split by position hash leaves a position's "
+                        "neighbours in the same game on the training side, so after many "
+                        "epochs it no longer predicts games")
     parser.add_argument("--eval-every", type=int, default=1000)
     parser.add_argument("--checkpoint", help="checkpoint file (default: OUT.ckpt)")
     parser.add_argument("--resume", action="store_true")
     parser.add_argument("--keep-best", action="store_true",
                         help="export the weights of the validation (every --eval-every steps) "
-                        "with the lowest mean held-out loss rather than the last: for runs "
+                        "with the lowest mean held-out loss (over the held-out games' sets "
+                        "when --held-out-shards is given) rather than the last: for runs "
                         "long enough to pass over the data many times, as on a GPU")
     parser.add_argument("--export-only", action="store_true",
                         help="load the checkpoint, validate and export without training")
@@ -114,26 +123,45 @@ def parse_args(argv=None):
 
 class Data:
     """The shards, split into training rows and per-data-set validation rows by a hash of
-    the position (DESIGN.md: the sets differ in distribution, so each is reported)."""
+    the position (DESIGN.md: the sets differ in distribution, so each is reported), and the
+    held-out games' data sets, validation only. `selection_sets` names the sets --keep-best
+    judges by: the held-out games' where there are any."""
 
     def __init__(self, args, device):
         started = time.time()
-        self.positions = shard_io.load_shards(args.shards)
+        both = set(shard_io.shard_files(args.shards)) & set(
+            shard_io.shard_files(args.held_out_shards))
+        if both:
+            raise ValueError(f"{sorted(both)[0]} is in both --shards and --held-out-shards")
+        held_out_names = {shard_io.data_set_name(f)
+                          for f in shard_io.shard_files(args.held_out_shards)}
+        self.positions = shard_io.load_shards(args.shards + args.held_out_shards)
         p = self.positions
+        overlap = held_out_names & {shard_io.data_set_name(f)
+                                    for f in shard_io.shard_files(args.shards)}
+        if overlap:
+            raise ValueError(f"data set '{sorted(overlap)[0]}' has shards in both --shards and "
+                             "--held-out-shards (rename one side's files)")
         for wanted, stored, table, kind in (
                 (args.square_groups, p.square_groups, reference_model.SQUARE_GROUPS, "square"),
                 (args.move_groups, p.move_groups, reference_model.MOVE_GROUPS, "move")):
             if wanted and [tuple(g) for g in stored] != [tuple(g) for g in table]:
                 sys.exit(f"the shards' {kind} feature groups {stored} are not this trainer's "
                          f"{table}; rebuild them with this build's `avocet datagen --from-tsv`")
-        is_validation = shard_io.validation_mask(p.tokens, args.validation_percent)
-        self.train_rows = np.flatnonzero(~is_validation)
+        held_out = np.isin(p.sources, [p.source_names.index(n) for n in held_out_names])
+        is_validation = shard_io.validation_mask(p.tokens, args.validation_percent) & ~held_out
+        self.train_rows = np.flatnonzero(~is_validation & ~held_out)
         self.validation_sets = {
             name: np.flatnonzero(is_validation & (p.sources == i))[: args.validation_positions]
-            for i, name in enumerate(p.source_names)}
+            for i, name in enumerate(p.source_names) if name not in held_out_names}
+        games = {f"{name} (held-out games)": np.flatnonzero(p.sources == p.source_names.index(
+            name))[: args.validation_positions] for name in sorted(held_out_names)}
+        self.validation_sets.update(games)
+        self.selection_sets = list(games) or list(self.validation_sets)
         self.batches = Batches(p, args.mirror, device)
         print(f"{len(p)} positions ({len(self.train_rows)} train, {is_validation.sum()} "
-              f"validation), {len(p.actions)} labelled moves, loaded in "
+              f"validation, {held_out.sum()} in held-out games), {len(p.actions)} labelled "
+              f"moves, loaded in "
               f"{time.time() - started:.1f} s", flush=True)
 
 
@@ -283,7 +311,7 @@ def train(model, trained, optimizer, data, args, step, rank, world, device, best
             log_line(args, {"step": step, "train_loss": smoothed,
                             "minutes": (time.time() - loop_start) / 60, **metrics})
             if best is not None:
-                best.offer(model, metrics, step, data.validation_sets)
+                best.offer(model, metrics, step, data.selection_sets)
             save_checkpoint(args.checkpoint, model, optimizer, step, args)
     return step, positions_seen, (time.time() - loop_start) / 60
 
@@ -345,7 +373,7 @@ def main():
               flush=True)
         if best is not None and best.state is not None:
             final = validate_sets(model, data.batches, data.validation_sets, args.bins, device)
-            best.offer(model, final, step, data.validation_sets)
+            best.offer(model, final, step, data.selection_sets)
             if best.step != step:
                 print(f"--keep-best: exporting step {best.step} (mean held-out loss "
                       f"{best.loss:.4f}), not the last step", flush=True)

@@ -1,6 +1,6 @@
 """tools/train.py's GPU-scale pieces without a GPU: the vectorised move gathering of
 batches.Batches.make against the per-row loop it replaced, --keep-best's choice of weights,
-and validation logs holding numpy floats (numpy 2 scalars, which json cannot write by itself).
+held-out games (--held-out-shards) kept out of training, and validation logs holding numpy floats (numpy 2 scalars, which json cannot write by itself).
 Needs torch and numpy (python3-torch); exits 77, which CTest counts as skipped, without them."""
 
 import json
@@ -67,6 +67,61 @@ class KeepBestTest(unittest.TestCase):
         self.assertAlmostEqual(best.loss, 2.1, places=5)
         # The snapshot is a copy: later training does not change it.
         self.assertTrue(torch.equal(best.state["weight"], torch.full((1, 2), 2.0)))
+
+
+def write_v1_shard(path, count, seed):
+    """`count` positions of random tokens with two labelled moves each, in the featureless
+    shard format (AVOSHRD1: tokens, then the move count and (action, win) records)."""
+    rng = np.random.default_rng(seed)
+    record = np.dtype([("action", "<u2"), ("win", "<f4")])
+    with open(path, "wb") as out:
+        out.write(shard_io.MAGIC_V1)
+        for _ in range(count):
+            out.write(rng.integers(0, 20, 77).astype(np.uint8).tobytes())
+            moves = np.zeros(2, record)
+            moves["action"], moves["win"] = rng.integers(0, 100, 2), rng.random(2)
+            out.write(bytes([2]) + moves.tobytes())
+
+
+class HeldOutGamesTest(unittest.TestCase):
+    def data(self, shards, held_out):
+        args = types.SimpleNamespace(shards=shards, held_out_shards=held_out,
+                                     square_groups=None, move_groups=None,
+                                     validation_percent=30, validation_positions=1000,
+                                     mirror=False)
+        return train.Data(args, torch.device("cpu"))
+
+    def test_held_out_games_are_never_trained_on_and_choose_the_best_weights(self):
+        with tempfile.TemporaryDirectory() as folder:
+            games = os.path.join(folder, "games")
+            os.mkdir(games)
+            write_v1_shard(os.path.join(folder, "plain-000.shard"), 60, seed=1)
+            write_v1_shard(os.path.join(games, "selfplay-000.shard"), 25, seed=2)
+            data = self.data([os.path.join(folder, "plain-000.shard")], [games])
+        p = data.positions
+        held = np.flatnonzero(p.sources == p.source_names.index("selfplay"))
+        self.assertEqual(len(held), 25)
+        self.assertFalse(np.isin(held, data.train_rows).any())
+        np.testing.assert_array_equal(data.validation_sets["selfplay (held-out games)"], held)
+        self.assertNotIn("selfplay", data.validation_sets)
+        # The hash split still holds out some plain positions, and only those are not trained.
+        plain = data.validation_sets["plain"]
+        self.assertGreater(len(plain), 0)
+        self.assertEqual(len(plain) + len(data.train_rows), 60)
+        self.assertEqual(data.selection_sets, ["selfplay (held-out games)"])
+
+    def test_without_held_out_games_every_set_chooses(self):
+        with tempfile.TemporaryDirectory() as folder:
+            write_v1_shard(os.path.join(folder, "plain-000.shard"), 30, seed=1)
+            data = self.data([folder], [])
+        self.assertEqual(data.selection_sets, ["plain"])
+
+    def test_a_file_on_both_sides_is_refused(self):
+        with tempfile.TemporaryDirectory() as folder:
+            shard = os.path.join(folder, "plain-000.shard")
+            write_v1_shard(shard, 10, seed=1)
+            with self.assertRaisesRegex(ValueError, "in both --shards and --held-out-shards"):
+                self.data([folder], [shard])
 
 
 class LogLineTest(unittest.TestCase):

@@ -2,12 +2,13 @@
 # On the GPU machine: packed annotations (stage.sh) -> shards with the tactical features, WORKERS
 # blocks per file in parallel, in the files' line order (train.py's validation rows then match
 # those of shards made here by `avocet datagen --from-tsv`). Prints the number of shards.
-# Usage: tools/gpu/make_shards.sh OUT_DIR [WORKERS]
+# Usage: tools/gpu/make_shards.sh OUT_DIR [WORKERS] [PACKED_DIR]   (PACKED_DIR: .gpu/data)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-out=$1 workers=${2:-5} work=$(mktemp -d)
+out=$1 workers=${2:-5} packed_dir=${3:-.gpu/data} work=$(mktemp -d)
 mkdir -p "$out"
-for packed in .gpu/data/*.pk.xz; do
+for packed in "$packed_dir"/*.pk.xz; do
+  [ -e "$packed" ] || continue  # an empty PACKED_DIR makes no shards
   name=$(basename "$packed" .pk.xz)
   for block in $(seq 0 $((workers - 1))); do
     dir=$work/$name-$block

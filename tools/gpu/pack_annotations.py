@@ -13,7 +13,7 @@ Needs python-chess for the legal moves (Debian 12 has no package: `pip install c
 python-chess's source folder on PYTHONPATH).
 
 Usage:
-    pack_annotations.py pack IN.tsv.xz OUT.pk.xz
+    pack_annotations.py pack IN.tsv[.xz] OUT.pk.xz
     pack_annotations.py unpack IN.pk.xz OUT.tsv [--block K --blocks N]
 """
 
@@ -34,7 +34,8 @@ def sorted_legal_moves(fen):
 
 def pack(source, target):
     whole = 0
-    with lzma.open(source, "rt") as lines, \
+    # sf-annotations come xz-compressed, datagen's (split_games.py) as plain text.
+    with (lzma.open(source, "rt") if source.endswith(".xz") else open(source)) as lines, \
             lzma.open(target, "wt", preset=9 | lzma.PRESET_EXTREME) as out:
         for number, line in enumerate(lines, 1):
             line = line.rstrip("\n")

@@ -7,13 +7,22 @@
 set -uo pipefail
 cd "$(dirname "$0")/../.." || exit 2
 pilots=$(realpath "$1") minutes=${MINUTES:-5.8} shards=/tmp/avocet-shards out=${OUT:-/tmp/avocet-out}
+held_out=/tmp/avocet-held-out
 export OPENBLAS_NUM_THREADS=1 PYTHONUNBUFFERED=1
 mkdir -p "$out" && nvidia-smi -L && python3 -c "import torch; print('torch', torch.__version__)"
 started=$(date +%s)
 expected=$(( $(find .gpu/data -name "*.pk.xz" | wc -l) * ${WORKERS:-5} ))
+expected_held=$(( $(find .gpu/held-out -name "*.pk.xz" 2>/dev/null | wc -l) * ${WORKERS:-5} ))
 made=$(tools/gpu/make_shards.sh "$shards" "${WORKERS:-5}")
-echo "shards: $made of $expected in $(( $(date +%s) - started )) s"
-[ "$made" = "$expected" ] || { echo "shard conversion failed"; exit 1; }
+made_held=0 held_option=()
+if [ "$expected_held" -gt 0 ]; then
+  made_held=$(tools/gpu/make_shards.sh "$held_out" "${WORKERS:-5}" .gpu/held-out)
+  held_option=(--held-out-shards "$held_out")
+fi
+echo "shards: $made of $expected, held-out games $made_held of $expected_held," \
+  "in $(( $(date +%s) - started )) s"
+[ "$made" = "$expected" ] && [ "$made_held" = "$expected_held" ] ||
+  { echo "shard conversion failed"; exit 1; }
 limit=$(python3 -c "print(int($minutes * 60 + 150))")   # loading, validation and export
 cd tools || exit 2
 while read -r name options; do
@@ -21,7 +30,8 @@ while read -r name options; do
   timeout "$limit" python3 train.py --shards "$shards" --device cuda --bf16 --threads 2 \
     --batch 1024 --steps 1000000 --minutes "$minutes" --eval-every 1000 \
     --validation-positions 2000 --keep-best --name "$name" --checkpoint "/tmp/$name.ckpt" \
-    --out "$out/$name.safetensors" --log "$out/$name.jsonl" $options > "/tmp/$name.out" 2>&1 &
+    --out "$out/$name.safetensors" --log "$out/$name.jsonl" "${held_option[@]}" $options \
+    > "/tmp/$name.out" 2>&1 &
 done < <(grep -v -e '^\s*#' -e '^\s*$' "$pilots")
 sleep 60 && nvidia-smi --query-gpu=utilization.gpu,memory.used --format=csv
 wait
