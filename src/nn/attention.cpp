@@ -9,6 +9,7 @@
 #include <cassert>
 #include <cmath>
 #include <cstdlib>
+#include <cstring>
 #include <limits>
 #include <vector>
 
@@ -394,6 +395,147 @@ constexpr HeadKernel kHeadKernels[] = {&attend_head<1>, &attend_head<2>, &attend
                                        &attend_head<7>, &attend_head<8>};
 static_assert(std::size(kHeadKernels) * 16 == kMaxAvx512Tokens);
 
+// ---- bf16 products (attention_avx512_bf16) ----
+// vdpbf16ps multiplies pairs of bf16 and adds both products to an fp32 lane: twice the
+// multiply-adds of an fp32 FMA per instruction. Its operands are "pairs": two bf16 in one
+// 32-bit lane, the lower one first. Q . K^T pairs up consecutive columns of a head (a query's
+// pair is broadcast against the pairs of 16 keys); P V pairs up consecutive keys (a query's
+// two weights are broadcast against two value rows' interleaved columns). The softmax between
+// them stays in fp32, as in attend_head, and only its weights are rounded for P V.
+
+#define AVOCET_ATTENTION_BF16_TARGET __attribute__((target("avx512f,avx512bw,avx512bf16,fma")))
+
+// 32 floats rounded to bf16 in order: lane p holds columns 2p and 2p + 1 as one pair.
+AVOCET_ATTENTION_BF16_TARGET inline __m512 column_pairs(const float* row) {
+  return (__m512)_mm512_cvtne2ps_pbh(_mm512_loadu_ps(row + 16), _mm512_loadu_ps(row));
+}
+
+// Scratch of attend_head_bf16, as 32-bit pairs unless said otherwise.
+struct Bf16HeadScratch {
+  uint32_t* keys;     // [head_size / 2, padded]: K^T by column pairs (keys past `tokens` zero)
+  uint32_t* queries;  // [query rows, head_size / 2]: Q by column pairs (rows past `tokens` zero)
+  uint32_t* values;   // [ceil(tokens / 2), head_size]: V by key pairs (a missing key zero)
+  uint16_t* weights;  // [kQueries, padded] bf16: a query block's unnormalised softmax
+};
+
+// One head as attend_head computes it without relative terms, with both products in bf16;
+// head_size a multiple of 32.
+template <int BLOCKS>
+AVOCET_ATTENTION_BF16_TARGET void attend_head_bf16(const float* qkv, int qkv_stride, int tokens,
+                                                   int d, int head_size, int h, const float* bias,
+                                                   float* out, int out_stride,
+                                                   const Bf16HeadScratch& scratch) {
+  constexpr int padded = 16 * BLOCKS;
+  const int pairs = head_size / 2, query_rows = (tokens + kQueries - 1) / kQueries * kQueries;
+  const int key_pairs = (tokens + 1) / 2;
+  const size_t stride = size_t(qkv_stride);
+  const float* q = qkv + h * head_size;
+  const float* k = q + d;
+  const float* v = q + 2 * d;
+  // K^T: each key's pairs, 16 keys at a time, transposed so that a register holds one pair
+  // of columns for 16 keys (transpose16 moves 32-bit lanes, whatever they hold).
+  for (int j0 = 0; j0 < padded; j0 += 16)
+    for (int p0 = 0; p0 < pairs; p0 += 16) {
+      __m512 rows[16];
+      for (int u = 0; u < 16; ++u)
+        rows[u] = j0 + u < tokens ? column_pairs(k + size_t(j0 + u) * stride + size_t(2 * p0))
+                                  : _mm512_setzero_ps();
+      transpose16(rows);
+      for (int u = 0; u < 16; ++u) _mm512_storeu_ps(scratch.keys + (p0 + u) * padded + j0, rows[u]);
+    }
+  for (int i = 0; i < query_rows; ++i)
+    for (int p0 = 0; p0 < pairs; p0 += 16)
+      _mm512_storeu_ps(
+          scratch.queries + i * pairs + p0,
+          i < tokens ? column_pairs(q + size_t(i) * stride + size_t(2 * p0)) : _mm512_setzero_ps());
+  // V: keys 2m and 2m + 1 interleaved column by column.
+  for (int m = 0; m < key_pairs; ++m)
+    for (int c0 = 0; c0 < head_size; c0 += 16) {
+      const auto bf16_row = [&](int j) {
+        return j < tokens ? _mm512_cvtepu16_epi32((__m256i)_mm512_cvtneps_pbh(
+                                _mm512_loadu_ps(v + size_t(j) * stride + size_t(c0))))
+                          : _mm512_setzero_si512();
+      };
+      _mm512_storeu_si512(
+          scratch.values + m * head_size + c0,
+          _mm512_or_si512(bf16_row(2 * m), _mm512_slli_epi32(bf16_row(2 * m + 1), 16)));
+    }
+  const __m512 score_scale = _mm512_set1_ps(1.0f / std::sqrt(float(head_size)));
+  const __mmask16 last_keys = __mmask16((1u << (tokens - 16 * (BLOCKS - 1))) - 1u);
+  const __m512 minus_infinity = _mm512_set1_ps(-std::numeric_limits<float>::infinity());
+
+  for (int i0 = 0; i0 < tokens; i0 += kQueries) {
+    __m512 scores[kQueries][BLOCKS];
+    for (auto& row : scores)
+      for (__m512& s : row) s = _mm512_setzero_ps();
+    for (int p = 0; p < pairs; ++p) {
+      __m512 key[BLOCKS];
+      for (int b = 0; b < BLOCKS; ++b) key[b] = _mm512_loadu_ps(scratch.keys + p * padded + 16 * b);
+      for (int r = 0; r < kQueries; ++r) {
+        const __m512bh query =
+            (__m512bh)_mm512_set1_epi32(int(scratch.queries[(i0 + r) * pairs + p]));
+        for (int b = 0; b < BLOCKS; ++b)
+          scores[r][b] = _mm512_dpbf16_ps(scores[r][b], query, (__m512bh)key[b]);
+      }
+    }
+    float normaliser[kQueries];
+    for (int r = 0; r < kQueries; ++r) {
+      __m512 max = minus_infinity;
+      const float* bias_row =
+          bias && i0 + r < tokens ? bias + size_t(i0 + r) * size_t(tokens) : nullptr;
+      for (int b = 0; b < BLOCKS; ++b) {
+        scores[r][b] = _mm512_mul_ps(scores[r][b], score_scale);
+        if (bias_row)
+          scores[r][b] = _mm512_add_ps(
+              scores[r][b], b == BLOCKS - 1 ? _mm512_maskz_loadu_ps(last_keys, bias_row + 16 * b)
+                                            : _mm512_loadu_ps(bias_row + 16 * b));
+        if (b == BLOCKS - 1)
+          scores[r][b] = _mm512_mask_mov_ps(minus_infinity, last_keys, scores[r][b]);
+        max = _mm512_max_ps(max, scores[r][b]);
+      }
+      const __m512 row_max = _mm512_set1_ps(_mm512_reduce_max_ps(max));
+      __m512 total = _mm512_setzero_ps();
+      for (int b = 0; b < BLOCKS; ++b) {
+        __m512 e = exp_nonpositive(_mm512_sub_ps(scores[r][b], row_max));
+        if (b == BLOCKS - 1) e = _mm512_maskz_mov_ps(last_keys, e);
+        total = _mm512_add_ps(total, e);
+        _mm256_storeu_si256(reinterpret_cast<__m256i*>(scratch.weights + r * padded + 16 * b),
+                            (__m256i)_mm512_cvtneps_pbh(e));
+      }
+      normaliser[r] = 1.0f / _mm512_reduce_add_ps(total);
+    }
+    for (int c0 = 0; c0 < head_size; c0 += 32) {
+      __m512 sum[kQueries][2];
+      for (auto& row : sum) row[0] = row[1] = _mm512_setzero_ps();
+      for (int m = 0; m < key_pairs; ++m) {
+        const uint32_t* values = scratch.values + m * head_size + c0;
+        const __m512bh low = (__m512bh)_mm512_loadu_si512(values);
+        const __m512bh high = (__m512bh)_mm512_loadu_si512(values + 16);
+        for (int r = 0; r < kQueries; ++r) {
+          uint32_t pair;
+          std::memcpy(&pair, scratch.weights + r * padded + 2 * m, sizeof pair);
+          const __m512bh w = (__m512bh)_mm512_set1_epi32(int(pair));
+          sum[r][0] = _mm512_dpbf16_ps(sum[r][0], w, low);
+          sum[r][1] = _mm512_dpbf16_ps(sum[r][1], w, high);
+        }
+      }
+      for (int r = 0; r < kQueries && i0 + r < tokens; ++r) {
+        float* result = out + size_t(i0 + r) * size_t(out_stride) + size_t(h * head_size + c0);
+        const __m512 scale = _mm512_set1_ps(normaliser[r]);
+        _mm512_storeu_ps(result, _mm512_mul_ps(sum[r][0], scale));
+        _mm512_storeu_ps(result + 16, _mm512_mul_ps(sum[r][1], scale));
+      }
+    }
+  }
+}
+
+using Bf16HeadKernel = void (*)(const float*, int, int, int, int, int, const float*, float*, int,
+                                const Bf16HeadScratch&);
+constexpr Bf16HeadKernel kBf16HeadKernels[] = {
+    &attend_head_bf16<1>, &attend_head_bf16<2>, &attend_head_bf16<3>, &attend_head_bf16<4>,
+    &attend_head_bf16<5>, &attend_head_bf16<6>, &attend_head_bf16<7>, &attend_head_bf16<8>};
+static_assert(std::size(kBf16HeadKernels) * 16 == kMaxAvx512Tokens);
+
 }  // namespace
 
 #if defined(__GNUC__) && !defined(__clang__)
@@ -439,6 +581,46 @@ void attention_avx512(const float* qkv, int qkv_stride, int tokens, int d, int h
   (void)qkv, (void)qkv_stride, (void)d, (void)bias, (void)out, (void)out_stride, (void)head_size,
       (void)range;
   std::abort();  // unreachable: attention_avx512_supported is false off x86
+#endif
+}
+
+void attention_avx512_bf16(const float* qkv, int qkv_stride, int tokens, int d, int heads,
+                           const AttentionTerms& terms, float* out, int out_stride,
+                           HeadRange range) {
+  const int head_size = d / heads;
+  assert(attention_avx512_bf16_supported(tokens, head_size, terms));
+#ifdef AVOCET_X86
+  const int blocks = (tokens + 15) / 16, padded = 16 * blocks;
+  const int query_rows = (tokens + kQueries - 1) / kQueries * kQueries;
+  thread_local AlignedVector<uint32_t> keys, queries, values;
+  thread_local AlignedVector<uint16_t> weights;
+  keys.resize(size_t(head_size / 2) * size_t(padded));
+  queries.resize(size_t(query_rows) * size_t(head_size / 2));
+  values.resize(size_t((tokens + 1) / 2) * size_t(head_size));
+  weights.resize(size_t(kQueries) * size_t(padded));
+  const Bf16HeadScratch scratch{keys.data(), queries.data(), values.data(), weights.data()};
+  for (int h = range.begin; h < (range.end < 0 ? heads : range.end); ++h)
+    kBf16HeadKernels[blocks - 1](
+        qkv, qkv_stride, tokens, d, head_size, h,
+        terms.bias ? terms.bias + size_t(h) * size_t(tokens) * size_t(tokens) : nullptr, out,
+        out_stride, scratch);
+#else
+  (void)qkv, (void)qkv_stride, (void)tokens, (void)terms, (void)out, (void)out_stride, (void)range;
+  std::abort();  // unreachable: attention_avx512_bf16_supported is false off x86
+#endif
+}
+
+bool attention_avx512_bf16_supported(int tokens, int head_size, const AttentionTerms& terms) {
+#ifdef AVOCET_X86
+  // __builtin_cpu_supports also checks that the OS saves the zmm registers (XCR0).
+  static const bool bf16 = __builtin_cpu_supports("avx512f") &&
+                           __builtin_cpu_supports("avx512bw") &&
+                           __builtin_cpu_supports("avx512bf16") && __builtin_cpu_supports("fma");
+  return bf16 && tokens >= 1 && tokens <= kMaxAvx512Tokens && head_size % 32 == 0 &&
+         !terms.relative();
+#else
+  (void)tokens, (void)head_size, (void)terms;
+  return false;
 #endif
 }
 

@@ -117,6 +117,21 @@ RowRange rows_of(int part, int parts, int split, int rows) {
   return part == 0 ? RowRange{0, split} : RowRange{split, rows};
 }
 
+using AttentionKernel = void (*)(const float*, int, int, int, int, const AttentionTerms&, float*,
+                                 int, HeadRange);
+
+// fp32 is the reference arithmetic and runs the reference attention (Eigen); the reduced
+// precisions, which already trade exactness for speed, take the AVX-512 kernels where they run,
+// with bf16 products where the CPU has them (what they cost in agreement with fp32 is in
+// src/nn/README.md#attention-in-bf16).
+AttentionKernel attention_kernel(Precision precision, int tokens, int head_size,
+                                 const AttentionTerms& terms) {
+  if (precision == Precision::Fp32) return &attention_reference;
+  if (attention_avx512_bf16_supported(tokens, head_size, terms)) return &attention_avx512_bf16;
+  if (attention_avx512_supported(tokens)) return &attention_avx512;
+  return &attention_reference;
+}
+
 }  // namespace
 
 void run_blocks(const TrunkWeights& w, int batch, TrunkWorkspace& ws, HelperThread* helper) {
@@ -135,11 +150,6 @@ void run_blocks(const TrunkWeights& w, int batch, TrunkWorkspace& ws, HelperThre
       step(0);
   };
 
-  // fp32 is the reference arithmetic and runs the reference attention (Eigen); the reduced
-  // precisions, which already trade exactness for speed, take the AVX-512 kernel where it runs.
-  const auto attend = w.precision != Precision::Fp32 && attention_avx512_supported(t)
-                          ? &attention_avx512
-                          : &attention_reference;
   // The rows' second half of block `finished` (its attention output, then its MLP), then the
   // first half of block `next` up to its attention (LayerNorm and the qkv product); -1: none.
   const auto row_steps = [&](int part, int finished, int next) {
@@ -179,6 +189,7 @@ void run_blocks(const TrunkWeights& w, int batch, TrunkWorkspace& ws, HelperThre
       terms.relative_k = block.relative_k.data();
       terms.relative_v = block.relative_v.data();
     }
+    const AttentionKernel attend = attention_kernel(w.precision, t, d / w.heads, terms);
     auto attention_step = [&](int part) {
       const HeadRange heads =
           parts == 1 ? HeadRange{} : HeadRange{part * w.heads / 2, (part + 1) * w.heads / 2};

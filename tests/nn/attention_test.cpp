@@ -1,6 +1,7 @@
-// The AVX-512 attention kernel (nn/attention.h) against the Eigen reference by normalised
+// The AVX-512 attention kernels (nn/attention.h) against the Eigen reference by normalised
 // error, on the trunk's shapes and awkward ones, with strides wider than the rows, with and
-// without the bias and the relative position terms.
+// without the bias and the relative position terms; the bf16 kernel also against the
+// reference given the same bf16-rounded Q, K and V.
 #include "avocet/nn/attention.h"
 
 #include <gtest/gtest.h>
@@ -10,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "avocet/nn/bf16_gemm.h"
 #include "gemm_testing.h"
 
 namespace avocet::nn {
@@ -26,6 +28,21 @@ struct AttentionShape {
   int tokens, d, heads;
 };
 
+using Kernel = void (*)(const float*, int, int, int, int, const AttentionTerms&, float*, int,
+                        HeadRange);
+
+// A kernel and what it may differ from the reference by.
+struct KernelUnderTest {
+  Kernel run = &attention_avx512;
+  double bound = kKernelNmse;
+  bool bf16_inputs = false;  // the reference gets Q, K and V rounded to bf16 as the kernel does
+};
+
+std::vector<float> rounded_to_bf16(std::vector<float> values) {
+  for (float& v : values) v = bf16::from_bf16(bf16::to_bf16(v));
+  return values;
+}
+
 // The house trunk at d = 128 and 256 (77 tokens), the searchless one (79), and awkward ones:
 // one token, a partial last key block, heads of 8, 24 and 96 columns (not whole registers,
 // or more than four).
@@ -37,7 +54,7 @@ const AttentionShape kShapes[] = {{77, 128, 4}, {77, 256, 8}, {79, 256, 8}, {1, 
 // normalised error and that the padding between output rows is never written; returns the
 // error. `terms` holds the relative tables, if any; the bias is added when `with_bias`.
 double compare_kernel_with_reference(const AttentionShape& s, AttentionTerms terms, bool with_bias,
-                                     uint64_t& seed) {
+                                     uint64_t& seed, const KernelUnderTest& kernel = {}) {
   const int qkv_stride = 3 * s.d + 5, out_stride = s.d + 3;
   const std::vector<float> qkv = random_values(size_t(s.tokens * qkv_stride), seed++, 1.5f);
   const std::vector<float> before = random_values(size_t(s.tokens * out_stride), seed++);
@@ -45,12 +62,12 @@ double compare_kernel_with_reference(const AttentionShape& s, AttentionTerms ter
       random_values(size_t(s.heads * s.tokens * s.tokens), seed++, 2.0f);
   terms.bias = with_bias ? biases.data() : nullptr;
   std::vector<float> reference = before, fast = before;
-  attention_reference(qkv.data(), qkv_stride, s.tokens, s.d, s.heads, terms, reference.data(),
-                      out_stride);
-  attention_avx512(qkv.data(), qkv_stride, s.tokens, s.d, s.heads, terms, fast.data(), out_stride);
+  attention_reference((kernel.bf16_inputs ? rounded_to_bf16(qkv) : qkv).data(), qkv_stride,
+                      s.tokens, s.d, s.heads, terms, reference.data(), out_stride);
+  kernel.run(qkv.data(), qkv_stride, s.tokens, s.d, s.heads, terms, fast.data(), out_stride, {});
   const std::string what =
       ::testing::PrintToString(std::vector<int>{s.tokens, s.d, s.heads, int(with_bias)});
-  EXPECT_LE(nmse(fast, reference), kKernelNmse) << what;
+  EXPECT_LE(nmse(fast, reference), kernel.bound) << what;
   for (int r = 0; r < s.tokens; ++r)
     for (int c = s.d; c < out_stride; ++c)
       EXPECT_EQ(fast[size_t(r * out_stride + c)], before[size_t(r * out_stride + c)]) << what;
@@ -67,6 +84,40 @@ TEST(Attention, Avx512KernelMatchesTheReference) {
       worst = std::max(worst, compare_kernel_with_reference(s, {}, with_bias, seed));
     }
   std::cout << "worst NMSE of the AVX-512 attention against the reference: " << worst << "\n";
+}
+
+// The bf16 kernel (heads of a multiple of 32 columns, no relative terms) against the reference
+// given the same bf16-rounded Q, K and V, where only the rounding of the softmax weights (8
+// bits) and the order of the sums differ, and against the plain reference, where the rounding
+// of the inputs adds to that. Both bounds hold with about 10x to spare.
+TEST(Attention, Avx512Bf16KernelMatchesTheReference) {
+  const AttentionShape shapes[] = {{77, 128, 4}, {77, 256, 8}, {79, 256, 8},
+                                   {1, 32, 1},   {16, 64, 2},  {17, 32, 1},
+                                   {33, 64, 1},  {128, 96, 3}, {5, 192, 2}};
+  uint64_t seed = 51;
+  double worst[2] = {0, 0};
+  for (const bool bf16_inputs : {true, false})
+    for (const bool with_bias : {false, true})
+      for (const AttentionShape& s : shapes) {
+        if (!attention_avx512_bf16_supported(s.tokens, s.d / s.heads, {}))
+          GTEST_SKIP() << "no AVX-512 BF16 on this CPU";
+        const KernelUnderTest kernel{&attention_avx512_bf16, bf16_inputs ? 1e-5 : 2e-4,
+                                     bf16_inputs};
+        worst[bf16_inputs] = std::max(
+            worst[bf16_inputs], compare_kernel_with_reference(s, {}, with_bias, seed, kernel));
+      }
+  std::cout << "worst NMSE of the bf16 attention against the reference: " << worst[1]
+            << " (inputs rounded alike), " << worst[0] << " (plain)\n";
+}
+
+// Where the bf16 kernel does not run: relative terms, and heads not a multiple of 32 columns.
+TEST(Attention, Avx512Bf16KernelTakesOnlyWholeRegistersOfPairsAndNoRelativeTerms) {
+  if (!attention_avx512_bf16_supported(77, 32, {})) GTEST_SKIP() << "no AVX-512 BF16 on this CPU";
+  const float table = 0.0f;
+  EXPECT_FALSE(attention_avx512_bf16_supported(77, 32, {nullptr, &table, &table, &table}));
+  EXPECT_FALSE(attention_avx512_bf16_supported(77, 48, {}));
+  EXPECT_FALSE(attention_avx512_bf16_supported(kMaxAvx512Tokens + 1, 32, {}));
+  EXPECT_TRUE(attention_avx512_bf16_supported(kMaxAvx512Tokens, 64, {}));
 }
 
 // The comparison can fail: the reference against itself with two heads' keys swapped.

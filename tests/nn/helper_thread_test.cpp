@@ -51,12 +51,14 @@ TEST(HelperThread, WakesAfterSleeping) {
 }
 
 TEST(Attention, HeadRangesTogetherGiveTheWholeExactly) {
-  const int tokens = 77, d = 64, heads = 4;
+  const int tokens = 77, d = 128, heads = 4;
   std::vector<float> qkv(size_t(tokens) * 3 * d);
   for (size_t i = 0; i < qkv.size(); ++i) qkv[i] = float(int(i * 2654435761u % 2001) - 1000) / 500;
   using Kernel = decltype(&attention_reference);
   std::vector<Kernel> kernels{&attention_reference};
   if (attention_avx512_supported(tokens)) kernels.push_back(&attention_avx512);
+  if (attention_avx512_bf16_supported(tokens, d / heads, {}))
+    kernels.push_back(&attention_avx512_bf16);
   for (const Kernel attend : kernels) {
     std::vector<float> whole(size_t(tokens) * d), parts(size_t(tokens) * d, -1.0f);
     attend(qkv.data(), 3 * d, tokens, d, heads, {}, whole.data(), d, {});

@@ -5,11 +5,13 @@
 // result written to out [tokens, d]. Both strides are in floats. The AttentionTerms a net
 // may add (network.h's AttentionPosition) are described below.
 //
-// Two implementations compute it: attention_reference (Eigen, every CPU; the fp32 precision
-// always runs it) and attention_avx512 (four queries at a time: their scores against K^T held in
+// Three implementations compute it: attention_reference (Eigen, every CPU; the fp32 precision
+// always runs it), attention_avx512 (four queries at a time: their scores against K^T held in
 // registers, a vectorised exp, and the weighted sum of V normalised once at the end; relative
 // terms only over each query's 8 x 8 window of offsets), which the reduced precisions run where
-// the CPU has AVX-512. Tests compare the two by normalised error.
+// the CPU has AVX-512, and attention_avx512_bf16 (the same with both products in bf16), which
+// they run instead where the CPU has AVX-512 BF16 and the net allows it. Tests compare each
+// kernel with the reference by normalised error.
 #pragma once
 
 #include <array>
@@ -61,6 +63,14 @@ void attention_reference(const float* qkv, int qkv_stride, int tokens, int d, in
 void attention_avx512(const float* qkv, int qkv_stride, int tokens, int d, int heads,
                       const AttentionTerms& terms, float* out, int out_stride,
                       HeadRange range = {});
+
+// attention_avx512 with both products in bf16 (vdpbf16ps: twice the multiply-adds per
+// instruction): Q, K, V and the softmax weights rounded to bf16, the softmax itself in fp32.
+// No relative terms, and head_size a multiple of 32.
+void attention_avx512_bf16(const float* qkv, int qkv_stride, int tokens, int d, int heads,
+                           const AttentionTerms& terms, float* out, int out_stride,
+                           HeadRange range = {});
+bool attention_avx512_bf16_supported(int tokens, int head_size, const AttentionTerms& terms);
 
 // Whether attention_avx512 runs here and handles `tokens` (at most kMaxAvx512Tokens, which keep
 // a query's scores in registers).
