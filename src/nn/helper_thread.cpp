@@ -28,6 +28,14 @@ constexpr std::chrono::microseconds kSpinTime{2000};
 // every turn: about what a part of one step takes.
 constexpr int kSpinsBeforeYield = 4096;
 
+// One turn of a wait that has spun `spins` times already.
+void wait_a_turn(int spins) {
+  if (spins < kSpinsBeforeYield)
+    pause();
+  else
+    std::this_thread::yield();
+}
+
 }  // namespace
 
 HelperThread::HelperThread() : thread_(&HelperThread::loop, this) {}
@@ -51,7 +59,7 @@ void HelperThread::run_parts(Part part, void* task) {
   // not even running (more threads than cores: two engines pondering on two cores), yielding
   // lets it have the core instead of spinning out a time slice.
   for (int spins = 0; finished_.load(std::memory_order_acquire) != ticket; ++spins)
-    spins < kSpinsBeforeYield ? pause() : std::this_thread::yield();
+    wait_a_turn(spins);
 }
 
 void HelperThread::loop() {
@@ -61,7 +69,7 @@ void HelperThread::loop() {
     if (now == seen) {
       const auto give_up = std::chrono::steady_clock::now() + kSpinTime;
       for (int spins = 0; (now = posted_.load(std::memory_order_acquire)) == seen; ++spins) {
-        spins < kSpinsBeforeYield ? pause() : std::this_thread::yield();
+        wait_a_turn(spins);
         if (spins % 256 == 0 && std::chrono::steady_clock::now() >= give_up) {
           sleeping_.store(true);
           if ((now = posted_.load()) == seen) posted_.wait(seen);
