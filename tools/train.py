@@ -83,8 +83,9 @@ def parse_args(argv=None):
     parser.add_argument("--validation-positions", type=int, default=4000,
                         help="validation positions per data set")
     parser.add_argument("--held-out-shards", nargs="+", default=[],
-                        help="shards of whole games never trained on: each data set's first "
-                        "--validation-positions positions are a validation set of their own "
+                        help="shards of whole games never trained on (nor any position "
+                        "found in them): --validation-positions positions of each data set, "
+                        "drawn over all its games, are a validation set of their own "
                         "('NAME (held-out games)'), and with --keep-best these sets alone "
                         "choose the weights. The split by position hash leaves a position's "
                         "neighbours in the same game on the training side, so after many "
@@ -133,8 +134,10 @@ class Data:
             shard_io.shard_files(args.held_out_shards))
         if both:
             raise ValueError(f"{sorted(both)[0]} is in both --shards and --held-out-shards")
-        held_out_names = {shard_io.data_set_name(f)
-                          for f in shard_io.shard_files(args.held_out_shards)}
+        held_out_files = shard_io.shard_files(args.held_out_shards)
+        if args.held_out_shards and not held_out_files:
+            raise ValueError(f"--held-out-shards {' '.join(args.held_out_shards)}: no shards")
+        held_out_names = {shard_io.data_set_name(f) for f in held_out_files}
         self.positions = shard_io.load_shards(args.shards + args.held_out_shards)
         p = self.positions
         overlap = held_out_names & {shard_io.data_set_name(f)
@@ -150,18 +153,31 @@ class Data:
                          f"{table}; rebuild them with this build's `avocet datagen --from-tsv`")
         held_out = np.isin(p.sources, [p.source_names.index(n) for n in held_out_names])
         is_validation = shard_io.validation_mask(p.tokens, args.validation_percent) & ~held_out
-        self.train_rows = np.flatnonzero(~is_validation & ~held_out)
+        # A position of the held-out games (its first four FEN fields, as split.py hashes) is
+        # not trained on wherever else it occurs: the same opening line, a transposition, or
+        # those games staged again under another name.
+        seen = {row[:71].tobytes() for row in p.tokens[held_out]}
+        also_held = np.zeros(len(p), bool)
+        if seen:
+            also_held = ~held_out & np.fromiter(
+                (row[:71].tobytes() in seen for row in p.tokens), bool, len(p))
+        self.train_rows = np.flatnonzero(~is_validation & ~held_out & ~also_held)
         self.validation_sets = {
             name: np.flatnonzero(is_validation & (p.sources == i))[: args.validation_positions]
             for i, name in enumerate(p.source_names) if name not in held_out_names}
-        games = {f"{name} (held-out games)": np.flatnonzero(p.sources == p.source_names.index(
-            name))[: args.validation_positions] for name in sorted(held_out_names)}
+        # Spread over all the held-out games (a file's first rows would be a few games).
+        rng = np.random.default_rng(0)
+        games = {}
+        for name in sorted(held_out_names):
+            rows = np.flatnonzero(p.sources == p.source_names.index(name))
+            games[f"{name} (held-out games)"] = np.sort(rng.choice(
+                rows, min(len(rows), args.validation_positions), replace=False))
         self.validation_sets.update(games)
         self.selection_sets = list(games) or list(self.validation_sets)
         self.batches = Batches(p, args.mirror, device)
         print(f"{len(p)} positions ({len(self.train_rows)} train, {is_validation.sum()} "
-              f"validation, {held_out.sum()} in held-out games), {len(p.actions)} labelled "
-              f"moves, loaded in "
+              f"validation, {held_out.sum()} in held-out games and {also_held.sum()} more "
+              f"found in them), {len(p.actions)} labelled moves, loaded in "
               f"{time.time() - started:.1f} s", flush=True)
 
 

@@ -605,7 +605,8 @@ void attention_avx512_bf16(const float* qkv, int qkv_stride, int tokens, int d, 
         terms.bias ? terms.bias + size_t(h) * size_t(tokens) * size_t(tokens) : nullptr, out,
         out_stride, scratch);
 #else
-  (void)qkv, (void)qkv_stride, (void)tokens, (void)terms, (void)out, (void)out_stride, (void)range;
+  (void)qkv, (void)qkv_stride, (void)tokens, (void)d, (void)terms, (void)out, (void)out_stride,
+      (void)head_size, (void)range;
   std::abort();  // unreachable: attention_avx512_bf16_supported is false off x86
 #endif
 }

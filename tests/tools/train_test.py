@@ -69,26 +69,30 @@ class KeepBestTest(unittest.TestCase):
         self.assertTrue(torch.equal(best.state["weight"], torch.full((1, 2), 2.0)))
 
 
-def write_v1_shard(path, count, seed):
+def write_v1_shard(path, count, seed, copy_of=None):
     """`count` positions of random tokens with two labelled moves each, in the featureless
-    shard format (AVOSHRD1: tokens, then the move count and (action, win) records)."""
+    shard format (AVOSHRD1: tokens, then the move count and (action, win) records). With
+    `copy_of` (a Positions), its first positions' tokens come first, move counters changed."""
     rng = np.random.default_rng(seed)
     record = np.dtype([("action", "<u2"), ("win", "<f4")])
     with open(path, "wb") as out:
         out.write(shard_io.MAGIC_V1)
-        for _ in range(count):
-            out.write(rng.integers(0, 20, 77).astype(np.uint8).tobytes())
+        for i in range(count):
+            tokens = rng.integers(0, 20, 77).astype(np.uint8)
+            if copy_of is not None and i < len(copy_of):
+                tokens[:71] = copy_of.tokens[i][:71]
+            out.write(tokens.tobytes())
             moves = np.zeros(2, record)
             moves["action"], moves["win"] = rng.integers(0, 100, 2), rng.random(2)
             out.write(bytes([2]) + moves.tobytes())
 
 
 class HeldOutGamesTest(unittest.TestCase):
-    def data(self, shards, held_out):
+    def data(self, shards, held_out, mirror=False, validation_positions=1000):
         args = types.SimpleNamespace(shards=shards, held_out_shards=held_out,
                                      square_groups=None, move_groups=None,
-                                     validation_percent=30, validation_positions=1000,
-                                     mirror=False)
+                                     validation_percent=30,
+                                     validation_positions=validation_positions, mirror=mirror)
         return train.Data(args, torch.device("cpu"))
 
     def test_held_out_games_are_never_trained_on_and_choose_the_best_weights(self):
@@ -110,6 +114,32 @@ class HeldOutGamesTest(unittest.TestCase):
         self.assertEqual(len(plain) + len(data.train_rows), 60)
         self.assertEqual(data.selection_sets, ["selfplay (held-out games)"])
 
+    def test_a_held_out_position_found_elsewhere_is_not_trained_on(self):
+        with tempfile.TemporaryDirectory() as folder:
+            held = os.path.join(folder, "selfplay-000.shard")
+            write_v1_shard(held, 25, seed=2)
+            # The first 25 plain positions are the held-out ones with other move counters.
+            plain = os.path.join(folder, "plain-000.shard")
+            write_v1_shard(plain, 60, seed=1, copy_of=shard_io.read_shard(held))
+            data = self.data([plain], [held], mirror=True)
+        p = data.positions
+        copies = np.flatnonzero(p.sources == p.source_names.index("plain"))[:25]
+        self.assertFalse(np.isin(copies, data.train_rows).any())
+        # The rest of the plain positions are trained on or validate, as before.
+        self.assertEqual(len(set(data.train_rows) | set(data.validation_sets["plain"])
+                             | set(copies)), 60)
+
+    def test_the_held_out_sample_spans_the_games(self):
+        with tempfile.TemporaryDirectory() as folder:
+            write_v1_shard(os.path.join(folder, "plain-000.shard"), 20, seed=1)
+            write_v1_shard(os.path.join(folder, "selfplay-000.shard"), 200, seed=2)
+            data = self.data([os.path.join(folder, "plain-000.shard")],
+                             [os.path.join(folder, "selfplay-000.shard")],
+                             validation_positions=20)
+        rows = data.validation_sets["selfplay (held-out games)"]
+        self.assertEqual(len(set(rows)), 20)
+        self.assertGreater(rows.max() - rows.min(), 100)  # not the file's first 20
+
     def test_without_held_out_games_every_set_chooses(self):
         with tempfile.TemporaryDirectory() as folder:
             write_v1_shard(os.path.join(folder, "plain-000.shard"), 30, seed=1)
@@ -120,8 +150,25 @@ class HeldOutGamesTest(unittest.TestCase):
         with tempfile.TemporaryDirectory() as folder:
             shard = os.path.join(folder, "plain-000.shard")
             write_v1_shard(shard, 10, seed=1)
-            with self.assertRaisesRegex(ValueError, "in both --shards and --held-out-shards"):
+            with self.assertRaisesRegex(ValueError, "plain-000.shard is in both --shards and"):
                 self.data([folder], [shard])
+
+    def test_a_data_set_on_both_sides_is_refused(self):
+        with tempfile.TemporaryDirectory() as folder:
+            os.mkdir(os.path.join(folder, "games"))
+            write_v1_shard(os.path.join(folder, "plain-000.shard"), 10, seed=1)
+            write_v1_shard(os.path.join(folder, "games", "plain-001.shard"), 10, seed=2)
+            with self.assertRaisesRegex(ValueError, "data set 'plain' has shards in both"):
+                self.data([os.path.join(folder, "plain-000.shard")],
+                          [os.path.join(folder, "games")])
+
+    def test_a_held_out_folder_without_shards_is_refused(self):
+        with tempfile.TemporaryDirectory() as folder:
+            write_v1_shard(os.path.join(folder, "plain-000.shard"), 10, seed=1)
+            os.mkdir(os.path.join(folder, "empty"))
+            with self.assertRaisesRegex(ValueError, "no shards"):
+                self.data([os.path.join(folder, "plain-000.shard")],
+                          [os.path.join(folder, "empty")])
 
 
 class LogLineTest(unittest.TestCase):
@@ -131,7 +178,8 @@ class LogLineTest(unittest.TestCase):
             args = types.SimpleNamespace(log=path, out="net.safetensors")
             train.log_line(args, {"step": 3, "val_loss": np.float32(2.5),
                                   "set": {"regret": np.float64(0.03)}})
-            entry = json.loads(open(path).read())
+            with open(path) as log:
+                entry = json.loads(log.read())
         self.assertEqual(entry["val_loss"], 2.5)
         self.assertEqual(entry["set"]["regret"], 0.03)
 

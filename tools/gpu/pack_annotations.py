@@ -33,7 +33,7 @@ def sorted_legal_moves(fen):
 
 
 def pack(source, target):
-    whole = 0
+    whole = number = 0
     # sf-annotations come xz-compressed, datagen's (split_games.py) as plain text.
     with (lzma.open(source, "rt") if source.endswith(".xz") else open(source)) as lines, \
             lzma.open(target, "wt", preset=9 | lzma.PRESET_EXTREME) as out:

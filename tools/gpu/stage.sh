@@ -24,18 +24,31 @@ cmake --build build-portable -j "$(nproc)" --target avocet
 cp build-portable/avocet .gpu/bin/avocet && strip .gpu/bin/avocet
 cp -L "$(ldd .gpu/bin/avocet | awk '/libfmt/ {print $3}')" .gpu/lib/
 rm -rf .gpu/chess && cp -r "$chess_source/chess" .gpu/chess
+pids=()
+pack() {  # IN OUT in the background
+  PYTHONPATH=.gpu /usr/bin/python3 tools/gpu/pack_annotations.py pack "$1" "$2" &
+  pids+=($!)
+}
 for file in "$annotations"/*.tsv.xz; do
   packed=.gpu/data/$(basename "$file" .tsv.xz).pk.xz
-  [ -s "$packed" ] || PYTHONPATH=.gpu /usr/bin/python3 tools/gpu/pack_annotations.py pack "$file" "$packed" &
+  [ -s "$packed" ] || pack "$file" "$packed"
 done
+# A datagen file's data sets are named after it (seed and worker: datagen-sf-seed404-worker0),
+# so two files of one name would overwrite each other's packs.
+names=$(for file in "${datagen[@]}"; do echo "datagen-$(basename "$file" .tsv)"; done)
+[ -z "$(sort <<< "$names" | uniq -d)" ] ||
+  { echo "two datagen files share a name: $(sort <<< "$names" | uniq -d | head -1)" >&2; exit 2; }
+split=$(mktemp -d)
+trap 'rm -rf "$split"' EXIT
 for file in "${datagen[@]}"; do
-  # seed and worker in the name (sf-seed404-worker0), so runs with other seeds stay apart
-  name=datagen-$(basename "$file" .tsv) split=$(mktemp -d)
-  /usr/bin/python3 tools/split_games.py "$file" "$split/$name.tsv" "$split/$name.tsv.held"
-  PYTHONPATH=.gpu /usr/bin/python3 tools/gpu/pack_annotations.py pack "$split/$name.tsv" \
-    ".gpu/data/$name.pk.xz" &
-  PYTHONPATH=.gpu /usr/bin/python3 tools/gpu/pack_annotations.py pack "$split/$name.tsv.held" \
-    ".gpu/held-out/$name-games.pk.xz" &
+  name=datagen-$(basename "$file" .tsv)
+  /usr/bin/python3 tools/split_games.py "$file" "$split/$name.tsv" "$split/$name-games.tsv"
+  rm -f ".gpu/data/$name.pk.xz" ".gpu/held-out/$name-games.pk.xz"
+  for part in "$name .gpu/data" "$name-games .gpu/held-out"; do
+    read -r set folder <<< "$part"
+    if [ -s "$split/$set.tsv" ]; then pack "$split/$set.tsv" "$folder/$set.pk.xz"
+    else echo "$file: no games for $folder, none staged there"; fi
+  done
 done
-wait
+for pid in "${pids[@]}"; do wait "$pid" || { echo "packing failed" >&2; exit 1; }; done
 du -sh .gpu
