@@ -410,6 +410,13 @@ AVOCET_ATTENTION_BF16_TARGET inline __m512 column_pairs(const float* row) {
   return (__m512)_mm512_cvtne2ps_pbh(_mm512_loadu_ps(row + 16), _mm512_loadu_ps(row));
 }
 
+// 16 floats rounded to bf16, each in the low half of a 32-bit lane. (A function, not a lambda
+// in the kernel: a lambda does not take its enclosing function's target attribute, and a
+// build without -march=native then cannot inline the intrinsics into it.)
+AVOCET_ATTENTION_BF16_TARGET inline __m512i widened_bf16(const float* row) {
+  return _mm512_cvtepu16_epi32((__m256i)_mm512_cvtneps_pbh(_mm512_loadu_ps(row)));
+}
+
 // Scratch of attend_head_bf16, as 32-bit pairs unless said otherwise.
 struct Bf16HeadScratch {
   uint32_t* keys;     // [head_size / 2, padded]: K^T by column pairs (keys past `tokens` zero)
@@ -448,17 +455,15 @@ AVOCET_ATTENTION_BF16_TARGET void attend_head_bf16(const float* qkv, int qkv_str
       _mm512_storeu_ps(
           scratch.queries + i * pairs + p0,
           i < tokens ? column_pairs(q + size_t(i) * stride + size_t(2 * p0)) : _mm512_setzero_ps());
-  // V: keys 2m and 2m + 1 interleaved column by column.
+  // V: keys 2m and 2m + 1 interleaved column by column (a missing last key zero).
   for (int m = 0; m < key_pairs; ++m)
     for (int c0 = 0; c0 < head_size; c0 += 16) {
-      const auto bf16_row = [&](int j) {
-        return j < tokens ? _mm512_cvtepu16_epi32((__m256i)_mm512_cvtneps_pbh(
-                                _mm512_loadu_ps(v + size_t(j) * stride + size_t(c0))))
-                          : _mm512_setzero_si512();
-      };
-      _mm512_storeu_si512(
-          scratch.values + m * head_size + c0,
-          _mm512_or_si512(bf16_row(2 * m), _mm512_slli_epi32(bf16_row(2 * m + 1), 16)));
+      const float* first = v + size_t(2 * m) * stride + size_t(c0);
+      const __m512i low = widened_bf16(first);
+      const __m512i high =
+          2 * m + 1 < tokens ? widened_bf16(first + stride) : _mm512_setzero_si512();
+      _mm512_storeu_si512(scratch.values + m * head_size + c0,
+                          _mm512_or_si512(low, _mm512_slli_epi32(high, 16)));
     }
   const __m512 score_scale = _mm512_set1_ps(1.0f / std::sqrt(float(head_size)));
   const __mmask16 last_keys = __mmask16((1u << (tokens - 16 * (BLOCKS - 1))) - 1u);
