@@ -248,6 +248,36 @@ constexpr float kNoWeights[kFirstSquareToken + 64] = {};
 // tokens), and each key vector loaded serves all of them; likewise each value row.
 constexpr int kQueries = 4;
 
+// The unnormalised softmax weights of one query: its scores (BLOCKS registers of 16 keys, any
+// relative logits already added) times `score_scale`, plus its `bias_row` (null: none), with the
+// keys from the final block's `last_keys` mask on weighted zero; e^(score - max) is written to
+// `weights` [16 * BLOCKS]. Returns 1 / the weights' sum.
+template <int BLOCKS>
+AVOCET_ATTENTION_TARGET float softmax_row(__m512 (&scores)[BLOCKS], __m512 score_scale,
+                                          const float* bias_row, __mmask16 last_keys,
+                                          float* weights) {
+  const __m512 minus_infinity = _mm512_set1_ps(-std::numeric_limits<float>::infinity());
+  __m512 max = minus_infinity;
+  for (int b = 0; b < BLOCKS; ++b) {
+    scores[b] = _mm512_mul_ps(scores[b], score_scale);
+    if (bias_row)
+      scores[b] = _mm512_add_ps(scores[b], b == BLOCKS - 1
+                                               ? _mm512_maskz_loadu_ps(last_keys, bias_row + 16 * b)
+                                               : _mm512_loadu_ps(bias_row + 16 * b));
+    if (b == BLOCKS - 1) scores[b] = _mm512_mask_mov_ps(minus_infinity, last_keys, scores[b]);
+    max = _mm512_max_ps(max, scores[b]);
+  }
+  const __m512 row_max = _mm512_set1_ps(_mm512_reduce_max_ps(max));
+  __m512 total = _mm512_setzero_ps();
+  for (int b = 0; b < BLOCKS; ++b) {
+    __m512 e = exp_nonpositive(_mm512_sub_ps(scores[b], row_max));
+    if (b == BLOCKS - 1) e = _mm512_maskz_mov_ps(last_keys, e);
+    total = _mm512_add_ps(total, e);
+    _mm512_storeu_ps(weights + 16 * b, e);
+  }
+  return 1.0f / _mm512_reduce_add_ps(total);
+}
+
 // One head, BLOCKS blocks of 16 keys (tokens <= 16 * BLOCKS), with the head's logit biases
 // `bias` [tokens, tokens] or null and its relative terms or null. Scratch: `keys` for K^T
 // [head_size, 16 * BLOCKS], `queries` for Q [tokens rounded up to kQueries, head_size] (the
@@ -283,7 +313,6 @@ AVOCET_ATTENTION_TARGET void attend_head(const float* qkv, int qkv_stride, int t
     }
   const __m512 score_scale = _mm512_set1_ps(1.0f / std::sqrt(float(head_size)));
   const __mmask16 last_keys = __mmask16((1u << (tokens - 16 * (BLOCKS - 1))) - 1u);
-  const __m512 minus_infinity = _mm512_set1_ps(-std::numeric_limits<float>::infinity());
 
   for (int i0 = 0; i0 < tokens; i0 += kQueries) {
     bool square_query[kQueries];
@@ -310,31 +339,14 @@ AVOCET_ATTENTION_TARGET void attend_head(const float* qkv, int qkv_stride, int t
     // Unnormalised softmax weights, and each query's normaliser.
     float normaliser[kQueries];
     for (int r = 0; r < kQueries; ++r) {
-      __m512 max = minus_infinity;
-      const float* bias_row =
-          bias && i0 + r < tokens ? bias + size_t(i0 + r) * size_t(tokens) : nullptr;
-      for (int b = 0; b < BLOCKS; ++b) {
-        if (square_query[r])
+      if (square_query[r])
+        for (int b = 0; b < BLOCKS; ++b)
           scores[r][b] =
               _mm512_add_ps(scores[r][b], _mm512_loadu_ps(offset_logits + r * padded + 16 * b));
-        scores[r][b] = _mm512_mul_ps(scores[r][b], score_scale);
-        if (bias_row)
-          scores[r][b] = _mm512_add_ps(
-              scores[r][b], b == BLOCKS - 1 ? _mm512_maskz_loadu_ps(last_keys, bias_row + 16 * b)
-                                            : _mm512_loadu_ps(bias_row + 16 * b));
-        if (b == BLOCKS - 1)
-          scores[r][b] = _mm512_mask_mov_ps(minus_infinity, last_keys, scores[r][b]);
-        max = _mm512_max_ps(max, scores[r][b]);
-      }
-      const __m512 row_max = _mm512_set1_ps(_mm512_reduce_max_ps(max));
-      __m512 total = _mm512_setzero_ps();
-      for (int b = 0; b < BLOCKS; ++b) {
-        __m512 e = exp_nonpositive(_mm512_sub_ps(scores[r][b], row_max));
-        if (b == BLOCKS - 1) e = _mm512_maskz_mov_ps(last_keys, e);
-        total = _mm512_add_ps(total, e);
-        _mm512_storeu_ps(weights + r * padded + 16 * b, e);
-      }
-      normaliser[r] = 1.0f / _mm512_reduce_add_ps(total);
+      normaliser[r] = softmax_row<BLOCKS>(
+          scores[r], score_scale,
+          bias && i0 + r < tokens ? bias + size_t(i0 + r) * size_t(tokens) : nullptr, last_keys,
+          weights + r * padded);
     }
     // out_i = sum_j w_ij v_j / sum_j w_ij, 32 columns at a time (the second 16 masked, or
     // absent, at the head's end): kQueries x 2 independent sums.
@@ -467,7 +479,6 @@ AVOCET_ATTENTION_BF16_TARGET void attend_head_bf16(const float* qkv, int qkv_str
     }
   const __m512 score_scale = _mm512_set1_ps(1.0f / std::sqrt(float(head_size)));
   const __mmask16 last_keys = __mmask16((1u << (tokens - 16 * (BLOCKS - 1))) - 1u);
-  const __m512 minus_infinity = _mm512_set1_ps(-std::numeric_limits<float>::infinity());
 
   for (int i0 = 0; i0 < tokens; i0 += kQueries) {
     __m512 scores[kQueries][BLOCKS];
@@ -485,29 +496,14 @@ AVOCET_ATTENTION_BF16_TARGET void attend_head_bf16(const float* qkv, int qkv_str
     }
     float normaliser[kQueries];
     for (int r = 0; r < kQueries; ++r) {
-      __m512 max = minus_infinity;
-      const float* bias_row =
-          bias && i0 + r < tokens ? bias + size_t(i0 + r) * size_t(tokens) : nullptr;
-      for (int b = 0; b < BLOCKS; ++b) {
-        scores[r][b] = _mm512_mul_ps(scores[r][b], score_scale);
-        if (bias_row)
-          scores[r][b] = _mm512_add_ps(
-              scores[r][b], b == BLOCKS - 1 ? _mm512_maskz_loadu_ps(last_keys, bias_row + 16 * b)
-                                            : _mm512_loadu_ps(bias_row + 16 * b));
-        if (b == BLOCKS - 1)
-          scores[r][b] = _mm512_mask_mov_ps(minus_infinity, last_keys, scores[r][b]);
-        max = _mm512_max_ps(max, scores[r][b]);
-      }
-      const __m512 row_max = _mm512_set1_ps(_mm512_reduce_max_ps(max));
-      __m512 total = _mm512_setzero_ps();
-      for (int b = 0; b < BLOCKS; ++b) {
-        __m512 e = exp_nonpositive(_mm512_sub_ps(scores[r][b], row_max));
-        if (b == BLOCKS - 1) e = _mm512_maskz_mov_ps(last_keys, e);
-        total = _mm512_add_ps(total, e);
+      alignas(64) float row[padded];
+      normaliser[r] = softmax_row<BLOCKS>(
+          scores[r], score_scale,
+          bias && i0 + r < tokens ? bias + size_t(i0 + r) * size_t(tokens) : nullptr, last_keys,
+          row);
+      for (int b = 0; b < BLOCKS; ++b)
         _mm256_storeu_si256(reinterpret_cast<__m256i*>(scratch.weights + r * padded + 16 * b),
-                            (__m256i)_mm512_cvtneps_pbh(e));
-      }
-      normaliser[r] = 1.0f / _mm512_reduce_add_ps(total);
+                            (__m256i)_mm512_cvtneps_pbh(_mm512_load_ps(row + 16 * b)));
     }
     for (int c0 = 0; c0 < head_size; c0 += 32) {
       __m512 sum[kQueries][2];
