@@ -130,18 +130,17 @@ class Data:
 
     def __init__(self, args, device):
         started = time.time()
-        both = set(shard_io.shard_files(args.shards)) & set(
-            shard_io.shard_files(args.held_out_shards))
+        train_files = shard_io.shard_files(args.shards)
+        held_out_files = shard_io.shard_files(args.held_out_shards)
+        both = set(train_files) & set(held_out_files)
         if both:
             raise ValueError(f"{sorted(both)[0]} is in both --shards and --held-out-shards")
-        held_out_files = shard_io.shard_files(args.held_out_shards)
         if args.held_out_shards and not held_out_files:
             raise ValueError(f"--held-out-shards {' '.join(args.held_out_shards)}: no shards")
         held_out_names = {shard_io.data_set_name(f) for f in held_out_files}
         self.positions = shard_io.load_shards(args.shards + args.held_out_shards)
         p = self.positions
-        overlap = held_out_names & {shard_io.data_set_name(f)
-                                    for f in shard_io.shard_files(args.shards)}
+        overlap = held_out_names & {shard_io.data_set_name(f) for f in train_files}
         if overlap:
             raise ValueError(f"data set '{sorted(overlap)[0]}' has shards in both --shards and "
                              "--held-out-shards (rename one side's files)")
