@@ -138,7 +138,7 @@ float Searcher::search(const Position& pos, double probability, float alpha, flo
                        int extensions_left) {
   // The window may arrive empty (alpha == beta): 1 - x in float maps two values an ulp apart to
   // one, so a parent's window one ulp wide flips into none. That is a null-window search,
-  // whose result is a bound the table stores as such.
+  // whose result is a bound the table stores as such: at least beta, or at most alpha.
   assert(0.0f <= alpha && alpha <= beta && beta <= 1.0f && "search: a window inside [0, 1]");
   assert(probability > 0.0 && probability <= 1.0 && "search: a node's probability in (0, 1]");
   // A node is counted once it is expanded, so that `go nodes N` never reports more than N.
@@ -201,7 +201,9 @@ float Searcher::search(const Position& pos, double probability, float alpha, flo
       best = value;
       best_move = moves[i];
       alpha = std::max(alpha, value);
-      if (alpha >= beta) break;
+      // Not alpha >= beta: in a window of width zero (alpha == beta) that holds from the
+      // first move on, and every move below beta must still be searched.
+      if (value >= beta) break;
     }
   }
   keys_.pop_back();
