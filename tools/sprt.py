@@ -7,7 +7,9 @@ cores for CI, or at the end of a session) and decide it on all its game pairs.
     tools/sprt.py --elo0 0 --elo1 25 --alpha 0.05 --beta 0.1 ...
 
 Only runs of one test may be added up: the same binaries, options, time control and book, each
-run with its own `-srand` so that the openings differ. The sums are what one long run would
+run with its own `-srand` so that the openings differ. Logs must carry the same `Results of A
+vs B (...)` heading (the engines' names in the same order, the control, the book); the tool
+cannot see the binaries behind the names, so keep one name per binary. The sums are what one long run would
 have given, as fishtest counts a test resumed on other workers; the verdict is read from the
 sums alone, never from one run's own LLR.
 
@@ -25,6 +27,7 @@ import sys
 # A game pair scores 0, 1/4, 1/2, 3/4 or 1 per game (LL, LD, WL or DD, WD, WW).
 PAIR_SCORES = (0.0, 0.25, 0.5, 0.75, 1.0)
 NORMALIZED_ELO_SCALE = 800.0 / math.log(10.0)  # nElo = t * this / sqrt(2) for game pairs
+RESULTS_LINE = re.compile(r"Results of (.+?):?\s*$")
 PTNML_LINE = re.compile(r"Ptnml\(0-2\):\s*\[(\d+),\s*(\d+),\s*(\d+),\s*(\d+),\s*(\d+)\]")
 
 
@@ -49,13 +52,16 @@ def mean_and_deviation(probabilities):
     return mean, math.sqrt(variance)
 
 
-def most_likely_with_t(empirical, t, iterations=100):
+def most_likely_with_t(empirical, t, iterations=1000):
     """The pair-score distribution nearest (in likelihood) to `empirical` whose normalized
     score (mean - 1/2) / deviation is t. A stationary point of the likelihood under that
     constraint has p_i = e_i / (1 + x phi_i) with phi_i = (a_i - mu) - t ((a_i - mu)^2 -
     sigma^2) / (2 sigma), mu = 1/2 + t sigma, and sigma p's own deviation: alternate between
-    sigma and the multiplier x, which makes the p_i sum to one."""
-    _, sigma = mean_and_deviation(empirical)
+    sigma and the multiplier x, which makes the p_i sum to one. sigma starts from the uniform
+    distribution's, as fastchess starts: from the sample's own, a sample nearly all in one
+    outcome (all draws) has a deviation near 0 and the iteration settles where the constraint
+    does not hold. Raises ArithmeticError if it does not hold at the end."""
+    _, sigma = mean_and_deviation([1.0 / len(PAIR_SCORES)] * len(PAIR_SCORES))
     p = list(empirical)
     for _ in range(iterations):
         mu = 0.5 + t * sigma
@@ -77,35 +83,49 @@ def most_likely_with_t(empirical, t, iterations=100):
         if abs(new_sigma - sigma) < 1e-14:
             break
         sigma = new_sigma
+    mean, deviation = mean_and_deviation(p)
+    if not deviation > 0 or abs((mean - 0.5) / deviation - t) > 1e-6:
+        raise ArithmeticError(f"no pair-score distribution near the sample has normalized "
+                              f"score {t:.4f}")
     return p
 
 
 def logistic_elo(score):
-    score = min(max(score, 1e-9), 1 - 1e-9)
+    """The Elo difference of an expected score; +-inf at 1 and 0 (every pair won or lost)."""
+    if score <= 0.0:
+        return -math.inf
+    if score >= 1.0:
+        return math.inf
     return -400.0 * math.log10(1.0 / score - 1.0)
 
 
 def summary(counts, elo0, elo1, alpha, beta):
-    """Everything fastchess prints for a pentanomial SPRT, for the summed counts."""
+    """Everything fastchess prints for a pentanomial SPRT, for the summed counts: the Elo
+    figures from the counts as they are, the LLR from the regularized ones."""
     pairs = sum(counts)
+    mean, deviation = mean_and_deviation([c / pairs for c in counts])
+    # The 95% interval of the mean pair score; where it leaves (0, 1) the Elo error is inf.
+    error = 1.959963984540054 * deviation / math.sqrt(pairs)
+    low, high = mean - error, mean + error
+    elo_error = ((logistic_elo(high) - logistic_elo(low)) / 2 if 0.0 < low and high < 1.0
+                 else math.inf)
     values = regularized(counts)
-    total = sum(values)
-    empirical = [v / total for v in values]
-    mean, deviation = mean_and_deviation(empirical)
+    empirical = [v / sum(values) for v in values]
     t0 = math.sqrt(2.0) * elo0 / NORMALIZED_ELO_SCALE
     t1 = math.sqrt(2.0) * elo1 / NORMALIZED_ELO_SCALE
     h0, h1 = most_likely_with_t(empirical, t0), most_likely_with_t(empirical, t1)
     llr = sum(v * math.log(p1 / p0) for v, p0, p1 in zip(values, h0, h1))
-    error = 1.959963984540054 * deviation / math.sqrt(total)
+    per_t = NORMALIZED_ELO_SCALE / math.sqrt(2.0)  # normalized Elo per unit of t
     return {
         "pairs": pairs,
         "games": 2 * pairs,
         "ptnml": counts,
         "score": mean,
         "elo": logistic_elo(mean),
-        "elo_error": (logistic_elo(mean + error) - logistic_elo(mean - error)) / 2,
-        "nelo": (mean - 0.5) / deviation * NORMALIZED_ELO_SCALE / math.sqrt(2.0),
-        "nelo_error": error / deviation * NORMALIZED_ELO_SCALE / math.sqrt(2.0),
+        "elo_error": elo_error,
+        # No spread (every pair the same result): the normalized Elo is undefined.
+        "nelo": (mean - 0.5) / deviation * per_t if deviation > 0 else math.nan,
+        "nelo_error": 1.959963984540054 / math.sqrt(pairs) * per_t,
         "llr": llr,
         "lower": math.log(beta / (1 - alpha)),
         "upper": math.log((1 - beta) / alpha),
@@ -130,6 +150,26 @@ def parse_counts(text):
     return counts
 
 
+def read_log(path):
+    """(the match's `Results of A vs B (...)` heading, the last Ptnml counts) of a fastchess
+    log; raises ValueError with the reason it cannot be used."""
+    try:
+        with open(path, encoding="utf-8", errors="replace") as log:
+            lines = log.readlines()
+    except OSError as error:
+        raise ValueError(f"cannot read {path}: {error.strerror}") from None
+    counts = last_ptnml(lines)
+    headings = [m.group(1) for m in map(RESULTS_LINE.match, lines) if m]
+    if counts is None or not headings:
+        raise ValueError(f"{path} has no 'Results of ...' and 'Ptnml(0-2): [...]' lines "
+                         "(was it a fastchess log of a finished report?)")
+    return headings[-1], counts
+
+
+def figure(value):
+    return "n/a" if math.isnan(value) else f"{value + 0.0:.2f}"  # + 0.0: no "-0.00"
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("logs", nargs="*", help="fastchess logs; each adds its last Ptnml line")
@@ -141,40 +181,45 @@ def main(argv=None):
     parser.add_argument("--beta", type=float, default=0.1)
     args = parser.parse_args(argv)
 
+    def fail(message):
+        print(f"sprt: {message}", file=sys.stderr)
+        return 2
+
+    if not (math.isfinite(args.elo0) and math.isfinite(args.elo1) and args.elo0 < args.elo1):
+        return fail(f"--elo0 {args.elo0} and --elo1 {args.elo1}: two finite bounds, elo0 below elo1")
+    if not (0 < args.alpha < 1 and 0 < args.beta < 1 and args.alpha + args.beta < 1):
+        return fail(f"--alpha {args.alpha} and --beta {args.beta}: each in (0, 1), their sum below 1")
     runs = []
     try:
         runs += [(f"--ptnml {text}", parse_counts(text)) for text in args.ptnml]
+        heading = None
+        for path in args.logs:
+            this_heading, counts = read_log(path)
+            # Runs of one test only: the same engines in the same order, control and book.
+            if heading is not None and this_heading != heading:
+                raise ValueError(f"{path} is another match ('{this_heading}', not '{heading}')")
+            heading = this_heading
+            runs.append((path, counts))
     except ValueError as error:
-        print(f"sprt: {error}", file=sys.stderr)
-        return 2
-    for path in args.logs:
-        try:
-            with open(path, encoding="utf-8", errors="replace") as log:
-                counts = last_ptnml(log)
-        except OSError as error:
-            print(f"sprt: cannot read {path}: {error.strerror}", file=sys.stderr)
-            return 2
-        if counts is None:
-            print(f"sprt: {path} has no 'Ptnml(0-2): [...]' line (was it a fastchess log?)",
-                  file=sys.stderr)
-            return 2
-        runs.append((path, counts))
+        return fail(error)
     if not runs:
-        parser.error("give at least one log or --ptnml")
-    if not args.elo0 < args.elo1:
-        parser.error("--elo0 must be below --elo1")
+        return fail("give at least one fastchess log or --ptnml")
     counts = [sum(run[1][i] for run in runs) for i in range(5)]
     if sum(counts) == 0:
-        print("sprt: no game pairs in the runs given", file=sys.stderr)
-        return 2
+        return fail("no game pairs in the runs given")
+    try:
+        r = summary(counts, args.elo0, args.elo1, args.alpha, args.beta)
+    except ArithmeticError as error:
+        return fail(error)
 
+    if heading:
+        print(f"match: {heading}")
     for name, run in runs:
         print(f"{name}: {sum(run)} pairs, ptnml {run}")
-    r = summary(counts, args.elo0, args.elo1, args.alpha, args.beta)
     print(f"together: {r['games']} games ({r['pairs']} pairs), ptnml {r['ptnml']}, "
           f"score {100 * r['score']:.2f}%")
-    print(f"Elo: {r['elo']:.2f} +/- {r['elo_error']:.2f}, "
-          f"nElo: {r['nelo']:.2f} +/- {r['nelo_error']:.2f}")
+    print(f"Elo: {figure(r['elo'])} +/- {figure(r['elo_error'])}, "
+          f"nElo: {figure(r['nelo'])} +/- {figure(r['nelo_error'])}")
     print(f"LLR: {r['llr']:.2f} ({r['lower']:.2f}, {r['upper']:.2f}) "
           f"[{args.elo0:.2f}, {args.elo1:.2f}]: {verdict(r)}")
     return 0
