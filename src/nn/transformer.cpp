@@ -34,7 +34,7 @@ void TrunkWeights::set_precision(Precision p) {
   p = resolve(p);
   if (!precision_supported(p)) throw std::runtime_error(std::string(unsupported_reason(p)));
   // int8 runs the products the net names (int8_bf16) in bf16 where the CPU has AVX-512 BF16:
-  // which product's rounding moves the values most depends on the net (v21: qkv; v24: out;
+  // which product's rounding moves the values most depends on the net (v21 and v26: qkv; v24: out;
   // src/nn/README.md#int8).
   const bool bf16_runs = p == Precision::Int8 && precision_supported(Precision::Bf16);
   for (BlockWeights& block : blocks)

@@ -3,6 +3,8 @@
 # enough to travel (the device tool carries at most 64 MiB with the working tree): the packed
 # annotations (pack_annotations.py, 23 MB for the three sf-annotations files), a portable
 # `avocet` (no -march=native) with its libfmt for `datagen --from-tsv`, and python-chess.
+# That avocet embeds no net (build-gpu, AVOCET_DEFAULT_NET empty): datagen --from-tsv needs
+# none, and the 4.9 MB it saves leave room in the 64 MiB for a parent export beside seed 404.
 # Usage: tools/gpu/stage.sh PYTHON_CHESS_SOURCE [ANNOTATIONS_DIR] [DATAGEN_TSV ...]
 #   PYTHON_CHESS_SOURCE: a python-chess checkout (the folder holding chess/), e.g. one
 #   fetched from github:niklasf/python-chess; ANNOTATIONS_DIR defaults to
@@ -19,9 +21,9 @@ datagen=("${@:3}")
 [ -f "$chess_source/chess/__init__.py" ] || { echo "$chess_source has no chess/ package" >&2; exit 2; }
 mkdir -p .git/info .gpu/data .gpu/held-out .gpu/bin .gpu/lib
 grep -qx '/.gpu/' .git/info/exclude 2>/dev/null || echo '/.gpu/' >> .git/info/exclude
-cmake -S . -B build-portable -DCMAKE_BUILD_TYPE=Release -DAVOCET_NATIVE=OFF >/dev/null
-cmake --build build-portable -j "$(nproc)" --target avocet
-cp build-portable/avocet .gpu/bin/avocet && strip .gpu/bin/avocet
+cmake -S . -B build-gpu -DCMAKE_BUILD_TYPE=Release -DAVOCET_NATIVE=OFF -DAVOCET_DEFAULT_NET= >/dev/null
+cmake --build build-gpu -j "$(nproc)" --target avocet
+cp build-gpu/avocet .gpu/bin/avocet && strip .gpu/bin/avocet
 cp -L "$(ldd .gpu/bin/avocet | awk '/libfmt/ {print $3}')" .gpu/lib/
 rm -rf .gpu/chess && cp -r "$chess_source/chess" .gpu/chess
 pids=()
