@@ -121,13 +121,16 @@ using AttentionKernel = void (*)(const float*, int, int, int, int, const Attenti
                                  int, HeadRange);
 
 // fp32 is the reference arithmetic and runs the reference attention (Eigen); the reduced
-// precisions, which already trade exactness for speed, take the AVX-512 kernels where they run,
-// with bf16 products where the CPU has them (what they cost in agreement with fp32 is in
-// src/nn/README.md#attention-in-bf16).
+// precisions, which already trade exactness for speed, take the AVX-512 kernels where they run.
+// int8 takes the one with bf16 products where the CPU has them; bf16 keeps attention in fp32,
+// because bf16 promises values within 0.01 of fp32 and v26 with bf16 attention is 0.0109 away
+// (src/nn/README.md#attention-in-bf16). `auto` never picks bf16 on a CPU with AVX-512 BF16
+// (every such CPU has VNNI, so int8), so this costs the default nothing.
 AttentionKernel attention_kernel(Precision precision, int tokens, int head_size,
                                  const AttentionTerms& terms) {
   if (precision == Precision::Fp32) return &attention_reference;
-  if (attention_avx512_bf16_supported(tokens, head_size, terms)) return &attention_avx512_bf16;
+  if (precision == Precision::Int8 && attention_avx512_bf16_supported(tokens, head_size, terms))
+    return &attention_avx512_bf16;
   if (attention_avx512_supported(tokens)) return &attention_avx512;
   return &attention_reference;
 }

@@ -10,7 +10,8 @@
 // registers, a vectorised exp, and the weighted sum of V normalised once at the end; relative
 // terms only over each query's 8 x 8 window of offsets), which the reduced precisions run where
 // the CPU has AVX-512, and attention_avx512_bf16 (the same with both products in bf16), which
-// they run instead where the CPU has AVX-512 BF16 and the net allows it. Tests compare each
+// int8 runs instead where the CPU has AVX-512 BF16 and the net allows it (bf16 does not: it
+// promises values within 0.01 of fp32, nn/transformer.cpp). Tests compare each
 // kernel with the reference by normalised error.
 #pragma once
 
