@@ -4,7 +4,7 @@
 # annotations (pack_annotations.py, 23 MB for the three sf-annotations files), a portable
 # `avocet` (no -march=native) with its libfmt for `datagen --from-tsv`, and python-chess.
 # That avocet embeds no net (build-gpu, AVOCET_DEFAULT_NET empty): datagen --from-tsv needs
-# none, and the 4.9 MB it saves leave room in the 64 MiB for a parent export beside seed 404.
+# none, and the 4.9 MB it saves leave room in the 64 MiB for more datagen games.
 # Usage: tools/gpu/stage.sh PYTHON_CHESS_SOURCE [ANNOTATIONS_DIR] [DATAGEN_TSV ...]
 #   PYTHON_CHESS_SOURCE: a python-chess checkout (the folder holding chess/), e.g. one
 #   fetched from github:niklasf/python-chess; ANNOTATIONS_DIR defaults to
