@@ -186,8 +186,9 @@ std::vector<nn::Precision> precisions_option(const cxxopts::ParseResult& parsed)
   return precisions;
 }
 
-// The precision column: int8 names its kernel and the products the net runs in bf16 instead
-// (metadata int8_bf16, nn/transformer.h), as int8-vnni+bf16-out.
+// The precision column: int8 names its kernel and the products the net runs wider instead
+// (metadata int8_bf16, nn/transformer.h), as int8-vnni+bf16-out, or int8-avx2+fp32-qkv where
+// the CPU has no bf16.
 std::string precision_label(const nn::Network& net) {
   if (net.precision() != nn::Precision::Int8)
     return std::string(nn::precision_name(net.precision()));
@@ -196,6 +197,8 @@ std::string precision_label(const nn::Network& net) {
     const nn::Linear& layer = net.trunk().blocks.front().product(product);
     if (layer.quantized) kernel = nn::int8::kernel_name(layer.quantized->kernel);
     if (layer.packed) bf16 += fmt::format("+bf16-{}", nn::kTrunkProductNames[size_t(product)]);
+    if (!layer.packed && !layer.quantized)
+      bf16 += fmt::format("+fp32-{}", nn::kTrunkProductNames[size_t(product)]);
   }
   return fmt::format("int8-{}{}", kernel, bf16);
 }

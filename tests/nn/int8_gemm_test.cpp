@@ -348,7 +348,7 @@ TEST(Int8Gemm, RotationTamesAnOutlierChannel) {
 
 // The trunk packs every int8 product in the rotated basis: qkv, out and gate_up take d = 128
 // and down ffn = 512 inputs, all powers of two. The products the net's metadata int8_bf16
-// names run in bf16 instead where the CPU has AVX-512 BF16 (nn/transformer.h).
+// names run in bf16 instead where the CPU has AVX-512 BF16, else in fp32 (nn/transformer.h).
 TEST(Int8Network, ShippedNetRotatesEveryTrunkProduct) {
   if (!best_kernel()) GTEST_SKIP() << "no AVX2 or AVX-512 VNNI on this CPU";
   std::shared_ptr<const Network> net;
@@ -361,9 +361,10 @@ TEST(Int8Network, ShippedNetRotatesEveryTrunkProduct) {
   for (const BlockWeights& block : net->trunk().blocks)
     for (const TrunkProduct product : kTrunkProducts) {
       const Linear& layer = block.product(product);
-      const bool bf16 = bf16_runs && net->config().int8_bf16[size_t(product)];
-      EXPECT_EQ(bool(layer.packed), bf16);
-      ASSERT_EQ(bool(layer.quantized), !bf16);
+      // A product the net names runs in bf16 where the CPU has it, else in fp32 (neither packed).
+      const bool wider = net->config().int8_bf16[size_t(product)];
+      EXPECT_EQ(bool(layer.packed), bf16_runs && wider);
+      ASSERT_EQ(bool(layer.quantized), !wider);
       if (layer.quantized) {
         EXPECT_EQ(layer.quantized->rotation, Rotation::Hadamard) << layer.quantized->in;
       }

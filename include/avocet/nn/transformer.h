@@ -66,7 +66,7 @@ inline constexpr std::array<TrunkProduct, 4> kTrunkProducts = {
 inline constexpr std::array<std::string_view, 4> kTrunkProductNames = {"qkv", "out", "gate_up",
                                                                        "down"};
 // Which products (by TrunkProduct) Precision int8 runs in bf16 where the CPU has AVX-512 BF16;
-// elsewhere every product is int8. A net names them in its metadata "int8_bf16", chosen when
+// elsewhere in fp32 (never in int8). A net names them in its metadata "int8_bf16", chosen when
 // it was adopted by its agreement with fp32 (src/nn/README.md#int8); a net without that key
 // runs qkv in bf16, the choice the nets shipped before the key were checked with (v21 needs
 // it; v26 names it).
