@@ -192,15 +192,15 @@ std::vector<nn::Precision> precisions_option(const cxxopts::ParseResult& parsed)
 std::string precision_label(const nn::Network& net) {
   if (net.precision() != nn::Precision::Int8)
     return std::string(nn::precision_name(net.precision()));
-  std::string kernel = "none", bf16;
+  std::string kernel = "none", wider;
   for (const nn::TrunkProduct product : nn::kTrunkProducts) {
     const nn::Linear& layer = net.trunk().blocks.front().product(product);
     if (layer.quantized) kernel = nn::int8::kernel_name(layer.quantized->kernel);
-    if (layer.packed) bf16 += fmt::format("+bf16-{}", nn::kTrunkProductNames[size_t(product)]);
+    if (layer.packed) wider += fmt::format("+bf16-{}", nn::kTrunkProductNames[size_t(product)]);
     if (!layer.packed && !layer.quantized)
-      bf16 += fmt::format("+fp32-{}", nn::kTrunkProductNames[size_t(product)]);
+      wider += fmt::format("+fp32-{}", nn::kTrunkProductNames[size_t(product)]);
   }
-  return fmt::format("int8-{}{}", kernel, bf16);
+  return fmt::format("int8-{}{}", kernel, wider);
 }
 
 // --int8-kernel: the int8 products use the kernel it names, which this CPU must run.

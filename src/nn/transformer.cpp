@@ -37,7 +37,7 @@ void TrunkWeights::set_precision(Precision p) {
   // BF16, else in fp32 (all four in int8 take v26 past the agreement bound on AVX2): which
   // product's rounding moves the values most depends on the net (v21 and v26: qkv; v24: out;
   // src/nn/README.md#int8).
-  const bool bf16_runs = p == Precision::Int8 && precision_supported(Precision::Bf16);
+  const bool bf16_runs = precision_supported(Precision::Bf16);
   for (BlockWeights& block : blocks)
     for (const TrunkProduct product : kTrunkProducts) {
       Linear* layer = &block.product(product);
