@@ -186,16 +186,18 @@ std::vector<nn::Precision> precisions_option(const cxxopts::ParseResult& parsed)
   return precisions;
 }
 
-// The precision column: int8 names its kernel and the products the net runs wider instead
-// (metadata int8_bf16, nn/transformer.h), as int8-vnni+bf16-out, or int8-avx2+fp32-qkv where
-// the CPU has no bf16.
+// The precision column: int8 names its kernel, the wide AVX2 one as int8-avx2-i16 (16-bit
+// integers, nn/int8_gemm.h), and the products the net runs wider instead (metadata int8_bf16,
+// nn/transformer.h), as int8-vnni+bf16-qkv, or int8-vnni+fp32-qkv where the CPU has no bf16.
 std::string precision_label(const nn::Network& net) {
   if (net.precision() != nn::Precision::Int8)
     return std::string(nn::precision_name(net.precision()));
   std::string kernel = "none", wider;
   for (const nn::TrunkProduct product : nn::kTrunkProducts) {
     const nn::Linear& layer = net.trunk().blocks.front().product(product);
-    if (layer.quantized) kernel = nn::int8::kernel_name(layer.quantized->kernel);
+    if (layer.quantized)
+      kernel = fmt::format("{}{}", nn::int8::kernel_name(layer.quantized->kernel),
+                           layer.quantized->levels > nn::int8::kLevels ? "-i16" : "");
     if (layer.packed) wider += fmt::format("+bf16-{}", nn::kTrunkProductNames[size_t(product)]);
     if (!layer.packed && !layer.quantized)
       wider += fmt::format("+fp32-{}", nn::kTrunkProductNames[size_t(product)]);

@@ -17,12 +17,12 @@ namespace avocet::nn::int8 {
 namespace {
 
 // Round to nearest even (the default rounding mode, as the kernels' cvtps2dq), then clamp.
-int8_t quantize(float value, float inverse_scale) {
+int16_t quantize(float value, float inverse_scale, int levels) {
   const float scaled = std::nearbyint(value * inverse_scale);
   // NaN comes only from activations that overflowed (an absurd net, as the fuzzer makes), whose
   // evaluation is NaN anyway; converting it to an integer would be undefined behaviour.
   if (std::isnan(scaled)) return 0;
-  return int8_t(std::clamp(scaled, float(-kLevels), float(kLevels)));
+  return int16_t(std::clamp(scaled, float(-levels), float(levels)));
 }
 
 float max_abs(const float* x, int n) {
@@ -31,18 +31,30 @@ float max_abs(const float* x, int n) {
   return m;
 }
 
-// The multiplier that maps a row's largest magnitude to 127 (0 for an all-zero row), and the
-// row's scale, max / 127. Shared by the reference and the kernels so that they agree exactly.
-float inverse_scale_for(float max) { return max > 0.0f ? float(kLevels) / max : 0.0f; }
-float scale_for(float max) { return max / float(kLevels); }
+// The multiplier that maps a row's largest magnitude to `levels` (0 for an all-zero row), and
+// the row's scale, max / levels. Shared by the reference and the kernels so that they agree
+// exactly.
+float inverse_scale_for(float max, int levels) { return max > 0.0f ? float(levels) / max : 0.0f; }
+float scale_for(float max, int levels) { return max / float(levels); }
 
 }  // namespace
 
-float quantize_row(const float* x, int in, int8_t* quantized) {
+int levels_for(Kernel kernel, int in) {
+  assert(in > 0);
+  if (kernel != Kernel::Avx2) return kLevels;
+  // The largest L with in * L^2 <= 2^31 - 1, so that no int32 sum of `in` products can
+  // overflow; vpmaddwd's own pair sums (2 L^2) fit for any 16-bit L.
+  constexpr int64_t kInt32Max = 2147483647;
+  int64_t levels = std::min<int64_t>(32767, int64_t(std::sqrt(double(kInt32Max / in))));
+  while (int64_t(in) * levels * levels > kInt32Max) --levels;
+  return int(levels);
+}
+
+float quantize_row(const float* x, int in, int levels, int16_t* quantized) {
   const float max = max_abs(x, in);
-  const float inverse = inverse_scale_for(max);
-  for (int k = 0; k < in; ++k) quantized[k] = quantize(x[k], inverse);
-  return scale_for(max);
+  const float inverse = inverse_scale_for(max, levels);
+  for (int k = 0; k < in; ++k) quantized[k] = quantize(x[k], inverse, levels);
+  return scale_for(max, levels);
 }
 
 namespace {
@@ -118,6 +130,7 @@ PackedWeights pack(const float* weight, int out, int in, Kernel kernel, Rotation
   w.in = in;
   w.kernel = kernel;
   w.rotation = rotation;
+  w.levels = levels_for(kernel, in);
   // W H: row n of W H is (H w_n)^T because H is symmetric.
   std::vector<float> rotated;
   if (rotation == Rotation::Hadamard) {
@@ -129,7 +142,7 @@ PackedWeights pack(const float* weight, int out, int in, Kernel kernel, Rotation
   w.quantized.resize(size_t(out) * size_t(in));
   w.scale.resize(size_t(out));
   for (int n = 0; n < out; ++n)
-    w.scale[size_t(n)] = quantize_row(weight + size_t(n) * size_t(in), in,
+    w.scale[size_t(n)] = quantize_row(weight + size_t(n) * size_t(in), in, w.levels,
                                       w.quantized.data() + size_t(n) * size_t(in));
   if (kernel == Kernel::Reference) return w;
 
@@ -143,7 +156,7 @@ PackedWeights pack(const float* weight, int out, int in, Kernel kernel, Rotation
   w.panel_scale.assign(padded, 0.0f);
   w.offset_correction.assign(vnni ? padded : 0, 0);
   for (int n = 0; n < out; ++n) {
-    const int8_t* row = w.quantized.data() + size_t(n) * size_t(in);
+    const int16_t* row = w.quantized.data() + size_t(n) * size_t(in);
     const int panel = n / width, column = n % width;
     int32_t sum = 0;
     for (int g = 0; g < w.groups; ++g) {
@@ -152,8 +165,8 @@ PackedWeights pack(const float* weight, int out, int in, Kernel kernel, Rotation
         const int k = g * per_group + j;
         if (k >= in) break;
         sum += row[k];
-        packed |= vnni ? uint32_t(uint8_t(row[k])) << (8 * j)
-                       : uint32_t(uint16_t(int16_t(row[k]))) << (16 * j);
+        packed |= vnni ? uint32_t(uint8_t(int8_t(row[k]))) << (8 * j)
+                       : uint32_t(uint16_t(row[k])) << (16 * j);
       }
       w.panel_data[(size_t(panel) * size_t(w.groups) + size_t(g)) * size_t(width) +
                    size_t(column)] = int32_t(packed);
@@ -189,13 +202,17 @@ Rows rows_to_quantize(const PackedWeights& w, const float* x, int rows, int x_st
 // The plain loops on rows already in the weights' basis.
 void gemm_reference_rows(const PackedWeights& w, const float* x, int rows, int x_stride, float* y,
                          int y_stride, bool accumulate) {
-  std::vector<int8_t> a(size_t(w.in));
+  std::vector<int16_t> a(size_t(w.in));
   for (int r = 0; r < rows; ++r) {
-    const float row_scale = quantize_row(x + size_t(r) * size_t(x_stride), w.in, a.data());
+    const float row_scale =
+        quantize_row(x + size_t(r) * size_t(x_stride), w.in, w.levels, a.data());
     for (int n = 0; n < w.out; ++n) {
-      const int8_t* q = w.quantized.data() + size_t(n) * size_t(w.in);
-      int32_t sum = 0;
-      for (int k = 0; k < w.in; ++k) sum += int32_t(a[size_t(k)]) * int32_t(q[k]);
+      const int16_t* q = w.quantized.data() + size_t(n) * size_t(w.in);
+      // In 64 bits, then narrowed: levels_for keeps every sum inside int32, as the kernels
+      // need.
+      int64_t sum = 0;
+      for (int k = 0; k < w.in; ++k) sum += int64_t(a[size_t(k)]) * int64_t(q[k]);
+      assert(sum == int64_t(int32_t(sum)) && "gemm_reference: a sum outside int32");
       const float value = float(sum) * row_scale * w.scale[size_t(n)];
       float& out = y[size_t(r) * size_t(y_stride) + size_t(n)];
       out = accumulate ? out + value : value;
@@ -405,8 +422,8 @@ AVOCET_VNNI_TARGET void quantize_rows_vnni(const float* x, int rows, int x_strid
       m = _mm512_max_ps(m, _mm512_abs_ps(_mm512_maskz_loadu_ps(mask, row + k)));
     }
     const float max = _mm512_reduce_max_ps(m);
-    row_scale[r] = scale_for(max);
-    const __m512 inverse = _mm512_set1_ps(inverse_scale_for(max));
+    row_scale[r] = scale_for(max, kLevels);
+    const __m512 inverse = _mm512_set1_ps(inverse_scale_for(max, kLevels));
     uint8_t* bytes = out + size_t(r) * size_t(width);
     for (int k = 0; k < width; k += 16) {
       const __mmask16 load = __mmask16((1u << std::clamp(in - k, 0, 16)) - 1u);
@@ -493,9 +510,10 @@ void gemm_vnni(const PackedWeights& w, const float* x, int rows, int x_stride, f
 // the broadcast row value; the weights are read from L1 as memory operands.
 constexpr int kAvx2Rows = 3;
 
-// x rows to int16 a, `groups` pairs per row (a padding input is 0), and each row's scale.
+// x rows to int16 a in [-levels, levels], `groups` pairs per row (a padding input is 0), and
+// each row's scale.
 AVOCET_AVX2_TARGET void quantize_rows_avx2(const float* x, int rows, int x_stride, int in,
-                                           int groups, int16_t* out, float* row_scale) {
+                                           int levels, int groups, int16_t* out, float* row_scale) {
   const int width = 2 * groups;
   const __m256 sign = _mm256_set1_ps(-0.0f);
   for (int r = 0; r < rows; ++r) {
@@ -509,20 +527,20 @@ AVOCET_AVX2_TARGET void quantize_rows_avx2(const float* x, int rows, int x_strid
     m4 = _mm_max_ss(m4, _mm_shuffle_ps(m4, m4, 1));
     float max = _mm_cvtss_f32(m4);
     for (; k < in; ++k) max = std::max(max, std::abs(row[k]));
-    row_scale[r] = scale_for(max);
-    const float inverse = inverse_scale_for(max);
+    row_scale[r] = scale_for(max, levels);
+    const float inverse = inverse_scale_for(max, levels);
     const __m256 inverse8 = _mm256_set1_ps(inverse);
     int16_t* values = out + size_t(r) * size_t(width);
     k = 0;
     for (; k + 8 <= in; k += 8) {
       __m256i q = _mm256_cvtps_epi32(_mm256_mul_ps(_mm256_loadu_ps(row + k), inverse8));
-      q = _mm256_min_epi32(_mm256_max_epi32(q, _mm256_set1_epi32(-kLevels)),
-                           _mm256_set1_epi32(kLevels));
+      q = _mm256_min_epi32(_mm256_max_epi32(q, _mm256_set1_epi32(-levels)),
+                           _mm256_set1_epi32(levels));
       // packs works per 128-bit lane: (q0..3, q0..3 | q4..7, q4..7); gather the two low halves.
       const __m256i packed = _mm256_permute4x64_epi64(_mm256_packs_epi32(q, q), 0x08);
       _mm_storeu_si128(reinterpret_cast<__m128i*>(values + k), _mm256_castsi256_si128(packed));
     }
-    for (; k < width; ++k) values[k] = k < in ? quantize(row[k], inverse) : 0;
+    for (; k < width; ++k) values[k] = k < in ? quantize(row[k], inverse, levels) : 0;
   }
 }
 
@@ -572,7 +590,7 @@ void gemm_avx2(const PackedWeights& w, const float* x, int rows, int x_stride, f
                int y_stride, bool accumulate) {
   int16_t* a = buffer<int16_t>(size_t(rows) * size_t(w.groups) * 2);
   float* row_scale = buffer<float>(size_t(rows));
-  quantize_rows_avx2(x, rows, x_stride, w.in, w.groups, a, row_scale);
+  quantize_rows_avx2(x, rows, x_stride, w.in, w.levels, w.groups, a, row_scale);
   for (int panel = 0; panel < w.panels; ++panel) {
     const size_t first_column = size_t(panel) * kAvx2PanelColumns;
     const int32_t* weights = w.panel_data.data() + first_column * size_t(w.groups);

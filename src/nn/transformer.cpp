@@ -33,28 +33,31 @@ void apply(const Linear& layer, const Eigen::Ref<const Matrix>& x, Eigen::Ref<Ma
 void TrunkWeights::set_precision(Precision p) {
   p = resolve(p);
   if (!precision_supported(p)) throw std::runtime_error(std::string(unsupported_reason(p)));
-  // int8 runs the products the net names (int8_bf16) wider: in bf16 where the CPU has AVX-512
-  // BF16, else in fp32 (all four in int8 take v26 past the agreement bound on AVX2): which
-  // product's rounding moves the values most depends on the net (v21 and v26: qkv; v24: out;
-  // src/nn/README.md#int8).
+  // With an 8-bit kernel (127 levels), int8 runs the products the net names (int8_bf16) wider:
+  // in bf16 where the CPU has AVX-512 BF16, else in fp32. Which product's rounding moves the
+  // values most depends on the net (v21 and v26: qkv; v24: out; src/nn/README.md#int8). The
+  // AVX2 kernel's levels (2047 and more, nn/int8_gemm.h) are finer than bf16's 8-bit mantissa,
+  // so there every product runs in it.
   const bool bf16_runs = precision_supported(Precision::Bf16);
+  const auto kernel = int8::selected_kernel();
   for (BlockWeights& block : blocks)
     for (const TrunkProduct product : kTrunkProducts) {
       Linear* layer = &block.product(product);
       const float* w = layer->weight.data();
       const int out = int(layer->weight.rows()), in = int(layer->weight.cols());
-      const bool wider = p == Precision::Int8 && int8_bf16[size_t(product)];
+      const bool wider = p == Precision::Int8 && int8_bf16[size_t(product)] &&
+                         int8::levels_for(*kernel, in) == int8::kLevels;
       const bool bf16 = p == Precision::Bf16 || (bf16_runs && wider);
       layer->packed =
           bf16 ? std::make_shared<const bf16::PackedWeights>(bf16::pack(w, out, in)) : nullptr;
       // int8 runs every product whose inner size allows it in the Hadamard-rotated basis: the
-      // rotation flattens each token's activations before they are rounded to 127 levels
-      // (nn/int8_gemm.h, src/nn/README.md).
+      // rotation flattens each token's activations before they are rounded to the kernel's
+      // levels (nn/int8_gemm.h, src/nn/README.md).
       const auto rotation =
           int8::is_power_of_two(in) ? int8::Rotation::Hadamard : int8::Rotation::None;
       layer->quantized = p == Precision::Int8 && !wider
                              ? std::make_shared<const int8::PackedWeights>(
-                                   int8::pack(w, out, in, *int8::selected_kernel(), rotation))
+                                   int8::pack(w, out, in, *kernel, rotation))
                              : nullptr;
     }
   precision = p;

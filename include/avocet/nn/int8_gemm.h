@@ -1,21 +1,30 @@
-// int8 matrix products for the trunk: y[rows, out] (+)= x[rows, in] * W^T, with W [out, in]
-// (PyTorch's Linear layout).
+// Integer matrix products for the trunk (Precision int8): y[rows, out] (+)= x[rows, in] * W^T,
+// with W [out, in] (PyTorch's Linear layout).
 //
+// Values are rounded to L levels either side of zero, L set by the kernel (levels_for):
+// - 8-bit, L = 127: the reference's own packing and AVX-512 VNNI, whose vpdpbusd multiplies
+//   bytes;
+// - wide, L up to 32767: the AVX2 kernel. Its vpmaddwd multiplies 16-bit integers, as fast
+//   whatever values they hold, so it takes the most levels whose int32 sums cannot overflow:
+//   in * L^2 < 2^31, which is 4095 at in = 128 and 2047 at in = 512. Each value's rounding
+//   error is then 16 to 32 times smaller than with 127 levels, at the same speed.
 // Weights are quantized once, when the network is loaded, per output channel:
-//   scale[n] = max_k |W[n][k]| / 127,  q[n][k] = round(W[n][k] / scale[n]) in [-127, 127].
+//   scale[n] = max_k |W[n][k]| / L,  q[n][k] = round(W[n][k] / scale[n]) in [-L, L].
 // Activations are quantized per row (token) on entry, symmetrically:
-//   s_r = max_k |x[r][k]| / 127,  a[r][k] = round(x[r][k] * 127 / max_k |x[r][k]|).
-// The sums are exact in int32 (|a q| <= 127^2, times at most 2^17 terms) and rescaled once:
+//   s_r = max_k |x[r][k]| / L,  a[r][k] = round(x[r][k] * L / max_k |x[r][k]|).
+// The sums are exact in int32 and rescaled once:
 //   y[r][n] = float(sum_k a[r][k] q[n][k]) * s_r * scale[n].
 // Rounding is to nearest even throughout. An all-zero row or weight row has scale 0.
 //
-// Three kernels compute exactly the same integer sums:
+// Three kernels compute exactly the same integer sums as a plain-loop reference given the same
+// levels:
 // - gemm_reference: plain loops, every CPU;
 // - Kernel::Vnni (AVX-512 VNNI): vpdpbusd multiplies unsigned by signed bytes, so the
 //   activations enter as a + 128 (1..255) and the kernel subtracts 128 * sum_k q[n][k], a
 //   per-column constant computed at packing;
-// - Kernel::Avx2: vpmaddwd on 16-bit a and q, no offset (vpmaddubsw's 16-bit pair sums
-//   would saturate at 255 * 127 * 2).
+// - Kernel::Avx2: vpmaddwd on 16-bit a and q, no offset (vpmaddubsw on bytes would be no
+//   faster per multiply-add once its 16-bit pair sums, which saturate at 255 * 127 * 2, are
+//   widened).
 // Tests compare the fast kernels with the reference (same integers; the fp32 rescale may differ
 // by a contracted multiply-add) and the reference with the fp32 product.
 //
@@ -44,7 +53,12 @@ enum class Kernel { Reference, Avx2, Vnni };
 // Whether the product runs in the Hadamard-rotated basis (see above).
 enum class Rotation { None, Hadamard };
 
-inline constexpr int kLevels = 127;  // quantized values lie in [-127, 127]
+// The 8-bit kernels' levels: their quantized values lie in [-127, 127].
+inline constexpr int kLevels = 127;
+
+// The levels a product with `in` inputs is quantized to for `kernel` (see above): kLevels for
+// the reference and Vnni; for Avx2 the most that keep in * L^2 below 2^31, at most 32767.
+int levels_for(Kernel kernel, int in);
 
 // Output columns per packed panel: four registers of int32 sums.
 inline constexpr int kVnniPanelColumns = 64;  // 4 zmm x 16
@@ -55,8 +69,9 @@ struct PackedWeights {
   Kernel kernel = Kernel::Reference;
   // Hadamard: q and scale quantize W H, and gemm rotates each input row before quantizing it.
   Rotation rotation = Rotation::None;
-  std::vector<int8_t> quantized;  // q [out, in], row-major
-  std::vector<float> scale;       // [out]
+  int levels = kLevels;            // levels_for(kernel, in): q and a lie in [-levels, levels]
+  std::vector<int16_t> quantized;  // q [out, in], row-major
+  std::vector<float> scale;        // [out]
   // The kernel's layout (empty for the reference). Vnni: panels of 64 columns, one int32 per
   // column holding q[n][4g .. 4g + 3] (byte j = q[n][4g + j]), at (panel * groups + g) * 64 +
   // column. Avx2: panels of 32 columns, one int32 holding q[n][2g] (low 16 bits) and
@@ -68,8 +83,8 @@ struct PackedWeights {
   AlignedVector<int32_t> offset_correction;  // Vnni: 128 * sum_k q[n][k], padded likewise
 };
 
-// Quantizes row-major W [out, in] (rotated first with Rotation::Hadamard, which needs `in` to
-// be a power of two) and lays it out for `kernel`.
+// Quantizes row-major W [out, in] to levels_for(kernel, in) (rotated first with
+// Rotation::Hadamard, which needs `in` to be a power of two) and lays it out for `kernel`.
 PackedWeights pack(const float* weight, int out, int in, Kernel kernel,
                    Rotation rotation = Rotation::None);
 
@@ -86,8 +101,9 @@ void hadamard_transform(float* x, int n);
 // so every kernel's rows equal hadamard_transform's bit for bit. `kernel` must run here.
 void hadamard_rows(const float* x, int rows, int x_stride, int n, float* out, Kernel kernel);
 
-// One row's activation quantization: writes a[k] for k < in and returns s_r (see above).
-float quantize_row(const float* x, int in, int8_t* quantized);
+// One row's quantization to [-levels, levels]: writes a[k] for k < in and returns s_r (see
+// above).
+float quantize_row(const float* x, int in, int levels, int16_t* quantized);
 
 // y (+)= x * W^T for `rows` rows; x and y are row-major with the given row strides (in
 // floats). `accumulate` adds to y instead of overwriting it. gemm runs w.kernel, which must

@@ -65,11 +65,12 @@ inline constexpr std::array<TrunkProduct, 4> kTrunkProducts = {
     TrunkProduct::Qkv, TrunkProduct::Out, TrunkProduct::GateUp, TrunkProduct::Down};
 inline constexpr std::array<std::string_view, 4> kTrunkProductNames = {"qkv", "out", "gate_up",
                                                                        "down"};
-// Which products (by TrunkProduct) Precision int8 runs in bf16 where the CPU has AVX-512 BF16;
-// elsewhere in fp32 (never in int8). A net names them in its metadata "int8_bf16", chosen when
-// it was adopted by its agreement with fp32 (src/nn/README.md#int8); a net without that key
-// runs qkv in bf16, the choice the nets shipped before the key were checked with (v21 needs
-// it; v26 names it).
+// Which products (by TrunkProduct) Precision int8 runs in bf16 where its kernel is the 8-bit
+// one (AVX-512 VNNI) and the CPU has AVX-512 BF16, in fp32 on VNNI CPUs without it; the AVX2
+// kernel, whose levels are finer than bf16's, runs all four (nn/int8_gemm.h). A net names them in
+// its metadata "int8_bf16", chosen when it was adopted by its agreement with fp32
+// (src/nn/README.md#int8); a net without that key runs qkv in bf16, the choice the nets shipped
+// before the key were checked with (v21 needs it; v26 names it).
 using Int8Bf16Products = std::array<bool, 4>;
 inline constexpr Int8Bf16Products kDefaultInt8Bf16 = {true, false, false, false};
 
