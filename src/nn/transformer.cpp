@@ -45,16 +45,18 @@ void TrunkWeights::set_precision(Precision p) {
       Linear* layer = &block.product(product);
       const float* w = layer->weight.data();
       const int out = int(layer->weight.rows()), in = int(layer->weight.cols());
-      const bool wider = p == Precision::Int8 && int8_bf16[size_t(product)] &&
-                         int8::levels_for(*kernel, in) == int8::kLevels;
+      const bool wide = p == Precision::Int8 && int8::levels_for(*kernel, in) > int8::kLevels;
+      const bool wider = p == Precision::Int8 && int8_bf16[size_t(product)] && !wide;
       const bool bf16 = p == Precision::Bf16 || (bf16_runs && wider);
       layer->packed =
           bf16 ? std::make_shared<const bf16::PackedWeights>(bf16::pack(w, out, in)) : nullptr;
-      // int8 runs every product whose inner size allows it in the Hadamard-rotated basis: the
-      // rotation flattens each token's activations before they are rounded to the kernel's
-      // levels (nn/int8_gemm.h, src/nn/README.md).
+      // The 8-bit kernel runs every product whose inner size allows it in the Hadamard-rotated
+      // basis: the rotation flattens each token's activations before they are rounded to 127
+      // levels (nn/int8_gemm.h, src/nn/README.md). The AVX2 kernel's 2047 levels and more
+      // leave the rounding error small without it, and the transform would cost a tenth of
+      // an evaluation there.
       const auto rotation =
-          int8::is_power_of_two(in) ? int8::Rotation::Hadamard : int8::Rotation::None;
+          int8::is_power_of_two(in) && !wide ? int8::Rotation::Hadamard : int8::Rotation::None;
       layer->quantized = p == Precision::Int8 && !wider
                              ? std::make_shared<const int8::PackedWeights>(
                                    int8::pack(w, out, in, *kernel, rotation))
