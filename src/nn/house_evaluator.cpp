@@ -41,11 +41,10 @@ void HouseEvaluator::compute_logits(const Position& pos, std::span<const Move> m
         workspace_.x.row(t) += network_->square_features()[g].row(f[size_t(c.square_groups[g])]);
     }
   }
-  run_blocks(network_->trunk(), 1, workspace_, helper_.get());
-
-  // Head features of the square tokens (token rows 1..64), only for the squares some move
-  // leaves or reaches (about 16 and 25 of the 64; all 64 took 4% of a search): their rows
-  // gathered, multiplied, and found again by square.
+  // The head reads only the square tokens (token rows 1..64) some move leaves or reaches
+  // (about 16 and 25 of the 64, some 35 together): their head features are computed from their
+  // rows gathered (all 64 took 4% of a search), and the trunk's last block finishes only
+  // those rows (about a tenth of the trunk's multiply-adds saved).
   const Eigen::Index n = Eigen::Index(moves.size());
   from_row_.fill(-1);
   to_row_.fill(-1);
@@ -57,6 +56,12 @@ void HouseEvaluator::compute_logits(const Position& pos, std::span<const Move> m
     if (to_row_[size_t(square_token(m.to()) - 1)] < 0)
       to_row_[size_t(square_token(m.to()) - 1)] = tos++;
   }
+  int read = 0;
+  for (int token = 1; token <= 64; ++token)
+    if (from_row_[size_t(token - 1)] >= 0 || to_row_[size_t(token - 1)] >= 0)
+      read_rows_[size_t(read++)] = token;
+  run_blocks(network_->trunk(), 1, workspace_, helper_.get(), {read_rows_.data(), size_t(read)});
+
   head_features(from_row_, froms, head.from, from_squares_, from_features_);
   head_features(to_row_, tos, head.to, to_squares_, to_features_);
 

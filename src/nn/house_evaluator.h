@@ -26,6 +26,7 @@ class HouseEvaluator final : public NetworkEvaluator {
   void head_features(const std::array<int, 64>& row_of, int rows, const Matrix& weight,
                      Matrix& gathered, Matrix& features);
   std::array<int, 64> from_row_{}, to_row_{};
+  std::array<int, 64> read_rows_{};  // the token rows the head reads, ascending
   Matrix from_squares_, to_squares_, from_features_, to_features_, hidden_;
   std::vector<int> tokens_;
 };

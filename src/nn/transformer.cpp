@@ -73,6 +73,8 @@ void TrunkWorkspace::reserve(const TrunkWeights& w, int rows) {
   qkv.resize(rows, 3 * d);
   attention.resize(rows, d);
   hidden.resize(rows, 2 * w.ffn_dim);
+  read_x.resize(rows, d);
+  read_attention.resize(rows, d);
   capacity = rows;
 }
 
@@ -112,11 +114,14 @@ struct RowRange {
 // Where part 0 of 2 ends: on a multiple of the products' row block, so that every row is
 // computed by the same code path as with one thread and the values stay the same bit for bit.
 // The bf16 and VNNI kernels take 6 rows at a time (AVX2's int8 kernel 3); Eigen's fp32 product
-// takes 3 packets of rows, and its last rows, fewer than a packet, sum in another order.
+// takes 3 packets of rows, and its last rows, fewer than a packet, sum in another order. A
+// part of one row would be multiplied by Eigen's matrix-vector product, which sums in yet
+// another order, so that row stays with the first part.
 int split_row(Precision precision, int rows) {
   const int block =
       precision == Precision::Fp32 ? 3 * int(Eigen::internal::packet_traits<float>::size) : 6;
-  return std::min(rows, block * int(std::lround(rows / (2.0 * block))));
+  const int split = std::min(rows, block * int(std::lround(rows / (2.0 * block))));
+  return rows - split == 1 ? rows : split;
 }
 
 RowRange rows_of(int part, int parts, int split, int rows) {
@@ -144,7 +149,24 @@ AttentionKernel attention_kernel(Precision precision, int tokens, int head_size,
 
 }  // namespace
 
-void run_blocks(const TrunkWeights& w, int batch, TrunkWorkspace& ws, HelperThread* helper) {
+namespace {
+
+// A block's second half on some rows: its attention output product added onto x, then its MLP
+// (SwiGLU). normed and hidden are scratch rows.
+void finish_block(const BlockWeights& block, int f, const Eigen::Ref<const Matrix>& attention,
+                  Eigen::Ref<Matrix> x, Eigen::Ref<Matrix> normed, Eigen::Ref<Matrix> hidden) {
+  apply(block.out, attention, x, true);
+  layer_norm(x, block.mlp_norm, normed);
+  apply(block.gate_up, normed, hidden, false);
+  auto gate = hidden.leftCols(f).array();
+  gate = gate / (1.0f + (-gate).exp()) * hidden.rightCols(f).array();
+  apply(block.down, hidden.leftCols(f), x, true);
+}
+
+}  // namespace
+
+void run_blocks(const TrunkWeights& w, int batch, TrunkWorkspace& ws, HelperThread* helper,
+                std::span<const int> read_rows) {
   const int d = w.d_model, t = w.sequence_length, f = w.ffn_dim;
   const int rows = batch * t;
   const int parts = helper ? 2 : 1;
@@ -167,16 +189,9 @@ void run_blocks(const TrunkWeights& w, int batch, TrunkWorkspace& ws, HelperThre
     if (r.count() == 0) return;
     auto x = ws.x.middleRows(r.begin, r.count());
     auto normed = ws.normed.middleRows(r.begin, r.count());
-    if (finished >= 0) {
-      const BlockWeights& block = w.blocks[size_t(finished)];
-      auto hidden = ws.hidden.middleRows(r.begin, r.count());
-      apply(block.out, ws.attention.middleRows(r.begin, r.count()), x, true);
-      layer_norm(x, block.mlp_norm, normed);
-      apply(block.gate_up, normed, hidden, false);
-      auto gate = hidden.leftCols(f).array();
-      gate = gate / (1.0f + (-gate).exp()) * hidden.rightCols(f).array();
-      apply(block.down, hidden.leftCols(f), x, true);
-    }
+    if (finished >= 0)
+      finish_block(w.blocks[size_t(finished)], f, ws.attention.middleRows(r.begin, r.count()), x,
+                   normed, ws.hidden.middleRows(r.begin, r.count()));
     if (next >= 0) {
       const BlockWeights& block = w.blocks[size_t(next)];
       layer_norm(x, block.attention_norm, normed);
@@ -186,8 +201,31 @@ void run_blocks(const TrunkWeights& w, int batch, TrunkWorkspace& ws, HelperThre
     }
   };
 
+  // The last block's second half and the final LayerNorm on the rows the caller reads alone:
+  // gathered, finished, and put back in place.
+  const int read = int(read_rows.size());
+  const int read_split = split_row(w.precision, read);
+  auto read_rows_step = [&](int part) {
+    const RowRange r = rows_of(part, parts, read_split, read);
+    if (r.count() == 0) return;
+    auto x = ws.read_x.middleRows(r.begin, r.count());
+    finish_block(w.blocks.back(), f, ws.read_attention.middleRows(r.begin, r.count()), x,
+                 ws.normed.middleRows(r.begin, r.count()),
+                 ws.hidden.middleRows(r.begin, r.count()));
+    layer_norm(x, w.final_norm, x);
+  };
+
   const int blocks = int(w.blocks.size());
   for (int b = 0; b <= blocks; ++b) {
+    if (b == blocks && read > 0) {
+      for (int i = 0; i < read; ++i) {
+        ws.read_x.row(i) = ws.x.row(read_rows[size_t(i)]);
+        ws.read_attention.row(i) = ws.attention.row(read_rows[size_t(i)]);
+      }
+      in_parts(read_rows_step);
+      for (int i = 0; i < read; ++i) ws.x.row(read_rows[size_t(i)]) = ws.read_x.row(i);
+      break;
+    }
     auto rows_step = [&](int part) { row_steps(part, b - 1, b < blocks ? b : -1); };
     in_parts(rows_step);
     if (b == blocks) break;

@@ -8,6 +8,7 @@
 
 #include <array>
 #include <memory>
+#include <span>
 #include <string_view>
 #include <vector>
 
@@ -115,6 +116,7 @@ struct TrunkWeights {
 // Scratch matrices reused across evaluations, sized for up to `rows` token rows.
 struct TrunkWorkspace {
   Matrix x, normed, qkv, attention, hidden;
+  Matrix read_x, read_attention;  // run_blocks' read_rows, gathered for the last block
   int capacity = 0;
   void reserve(const TrunkWeights& w, int rows);
 };
@@ -130,8 +132,13 @@ void run_trunk(const TrunkWeights& w, const int* tokens, int batch, TrunkWorkspa
 void embed_tokens(const TrunkWeights& w, const int* tokens, int batch, TrunkWorkspace& ws);
 // With a helper, the helper thread takes about half of every step (nn/helper_thread.h); the
 // result is the same bit for bit.
+// `read_rows` (distinct, ascending; empty: all): the only rows of ws.x the caller will read.
+// The last block's second half (its attention output product and MLP, four fifths of its
+// multiply-adds) and the final LayerNorm then run on those rows alone; the other rows of ws.x
+// are left unfinished. Each row's values are those of a full run, up to the order in which
+// fp32's Eigen product sums a row that falls in another register block.
 void run_blocks(const TrunkWeights& w, int batch, TrunkWorkspace& ws,
-                HelperThread* helper = nullptr);
+                HelperThread* helper = nullptr, std::span<const int> read_rows = {});
 
 // Row-wise LayerNorm, in place.
 void layer_norm(Eigen::Ref<Matrix> x, const LayerNormWeights& w, Eigen::Ref<Matrix> out);
