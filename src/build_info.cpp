@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "avocet/chess/attacks.h"  // AVOCET_USE_PEXT
+#include "avocet/nn/int8_gemm.h"
 #include "avocet/nn/precision.h"
 #include "avocet_build_commit.h"  // AVOCET_COMMIT, written at build time
 
@@ -81,11 +82,13 @@ std::string_view target() { return AVOCET_NATIVE_BUILD ? "-march=native" : "port
 std::string net_arithmetic() {
   switch (nn::resolve(nn::Precision::Auto)) {
     case nn::Precision::Int8:
-      return "int8 (AVX-512 VNNI found at run time)";
+      return nn::int8::best_kernel() == nn::int8::Kernel::Vnni
+                 ? "int8 (AVX-512 VNNI found at run time)"
+                 : "int8 with 16-bit products (AVX2 found at run time)";
     case nn::Precision::Bf16:
       return "bf16 (AVX-512 BF16 found at run time)";
     default:
-      return "fp32 (no AVX-512 VNNI or BF16 on this CPU)";
+      return "fp32 (no AVX2 or AVX-512 on this CPU)";
   }
 }
 

@@ -27,10 +27,11 @@ std::string_view unsupported_reason(Precision p) {
 
 Precision resolve(Precision p) {
   if (p != Precision::Auto) return p;
-  // int8 only where games showed it stronger than the next best precision: on AVX-512 VNNI,
-  // 1.26x bf16's positions/s won an SPRT against bf16. The AVX2 kernel gains only 1.11x over
-  // fp32 and was not proven in games, so AVX2-only CPUs keep fp32.
-  if (int8::best_kernel() == int8::Kernel::Vnni) return Precision::Int8;
+  // int8 where games showed it stronger than the next best precision: on AVX-512 VNNI it won
+  // an SPRT against bf16, and on AVX2 its wide kernel (nn/int8_gemm.h) one against fp32
+  // (src/nn/README.md#speed-on-avx2). Every CPU with AVX-512 BF16 has VNNI too, so bf16 is
+  // left for CPUs with neither kernel, which have no bf16 either.
+  if (int8::best_kernel()) return Precision::Int8;
   return bf16::avx512_bf16_supported() ? Precision::Bf16 : Precision::Fp32;
 }
 
