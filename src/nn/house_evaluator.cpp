@@ -41,10 +41,10 @@ void HouseEvaluator::compute_logits(const Position& pos, std::span<const Move> m
         workspace_.x.row(t) += network_->square_features()[g].row(f[size_t(c.square_groups[g])]);
     }
   }
-  // The head reads only the square tokens (token rows 1..64) some move leaves or reaches
-  // (about 16 and 25 of the 64, some 35 together): their head features are computed from their
-  // rows gathered (all 64 took 4% of a search), and the trunk's last block finishes only
-  // those rows (about a tenth of the trunk's multiply-adds saved).
+  // The head reads only the square tokens (token rows 1..64) some move leaves or reaches (26
+  // of the 77 rows on average over the positions of 60 games at 10+0.1): their head features
+  // are computed from their rows gathered (all 64 took 4% of a search), and the trunk's last
+  // block finishes only those rows, which saves about an eighth of the trunk's multiply-adds.
   const Eigen::Index n = Eigen::Index(moves.size());
   from_row_.fill(-1);
   to_row_.fill(-1);
