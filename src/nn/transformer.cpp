@@ -133,7 +133,8 @@ using AttentionKernel = void (*)(const float*, int, int, int, int, const Attenti
                                  int, HeadRange);
 
 // fp32 is the reference arithmetic and runs the reference attention (Eigen); the reduced
-// precisions, which already trade exactness for speed, take the AVX-512 kernels where they run.
+// precisions, which already trade exactness for speed, take the AVX-512 kernels where they run,
+// else the AVX2 one.
 // int8 takes the one with bf16 products where the CPU has them; bf16 keeps attention in fp32,
 // because bf16 promises values within 0.01 of fp32 and v26 with bf16 attention is 0.0109 away
 // (src/nn/README.md#attention-in-bf16). `auto` never picks bf16 on a CPU with AVX-512 BF16
@@ -144,6 +145,7 @@ AttentionKernel attention_kernel(Precision precision, int tokens, int head_size,
   if (precision == Precision::Int8 && attention_avx512_bf16_supported(tokens, head_size, terms))
     return &attention_avx512_bf16;
   if (attention_avx512_supported(tokens)) return &attention_avx512;
+  if (attention_avx2_supported(head_size, terms)) return &attention_avx2;
   return &attention_reference;
 }
 

@@ -1,7 +1,7 @@
-// The AVX-512 attention kernels (nn/attention.h) against the Eigen reference by normalised
-// error, on the trunk's shapes and awkward ones, with strides wider than the rows, with and
-// without the bias and the relative position terms; the bf16 kernel also against the
-// reference given the same bf16-rounded Q, K and V.
+// The AVX-512 and AVX2 attention kernels (nn/attention.h) against the Eigen reference by
+// normalised error, on the trunk's shapes and awkward ones, with strides wider than the rows, with
+// and without the bias and the relative position terms; the bf16 kernel also against the reference
+// given the same bf16-rounded Q, K and V.
 #include "avocet/nn/attention.h"
 
 #include <gtest/gtest.h>
@@ -287,20 +287,19 @@ TEST(Attention, Avx512KernelUsesEveryRelativeTable) {
 }
 
 // A row of uniform scores gives the mean of V exactly; a dominant key gives its value.
-TEST(Attention, Avx512KernelOnUniformAndOneHotScores) {
-  if (!attention_avx512_supported(3)) GTEST_SKIP() << "no AVX-512 on this CPU";
+void expect_uniform_and_one_hot_scores(Kernel kernel) {
   const int tokens = 3, d = 16;
   std::vector<float> qkv(size_t(tokens * 3 * d), 0.0f);
   for (int j = 0; j < tokens; ++j)
     for (int c = 0; c < d; ++c) qkv[size_t(j * 3 * d + 2 * d + c)] = float(j + 1);  // V
   std::vector<float> out(size_t(tokens * d));
-  attention_avx512(qkv.data(), 3 * d, tokens, d, 1, {}, out.data(), d);  // Q = K = 0: uniform
+  kernel(qkv.data(), 3 * d, tokens, d, 1, {}, out.data(), d, {});  // Q = K = 0: uniform
   for (float v : out) EXPECT_NEAR(v, 2.0f, 1e-6f);
   for (int c = 0; c < d; ++c) {
     qkv[size_t(c)] = 10.0f;                  // query 0
     qkv[size_t(2 * 3 * d + d + c)] = 10.0f;  // key 2: score 400 / 4, the others 0
   }
-  attention_avx512(qkv.data(), 3 * d, tokens, d, 1, {}, out.data(), d);
+  kernel(qkv.data(), 3 * d, tokens, d, 1, {}, out.data(), d, {});
   EXPECT_NEAR(out[0], 3.0f, 1e-6f);
   // With Q = K = 0, a bias of 100 on key 0 for query 1 alone makes query 1 read V_0.
   std::fill(qkv.begin(), qkv.end(), 0.0f);
@@ -308,9 +307,45 @@ TEST(Attention, Avx512KernelOnUniformAndOneHotScores) {
     for (int c = 0; c < d; ++c) qkv[size_t(j * 3 * d + 2 * d + c)] = float(j + 1);
   std::vector<float> bias(size_t(tokens * tokens), 0.0f);
   bias[size_t(1 * tokens + 0)] = 100.0f;
-  attention_avx512(qkv.data(), 3 * d, tokens, d, 1, {bias.data()}, out.data(), d);
+  kernel(qkv.data(), 3 * d, tokens, d, 1, {bias.data()}, out.data(), d, {});
   EXPECT_NEAR(out[0], 2.0f, 1e-6f);          // query 0: uniform
   EXPECT_NEAR(out[size_t(d)], 1.0f, 1e-6f);  // query 1: V_0
+}
+
+TEST(Attention, Avx512KernelOnUniformAndOneHotScores) {
+  if (!attention_avx512_supported(3)) GTEST_SKIP() << "no AVX-512 on this CPU";
+  expect_uniform_and_one_hot_scores(&attention_avx512);
+}
+
+// The AVX2 kernel on the shapes above (every head a multiple of 8 columns) and more tokens than
+// the AVX-512 kernel takes, with and without the bias.
+TEST(Attention, Avx2KernelMatchesTheReference) {
+  std::vector<AttentionShape> shapes(std::begin(kShapes), std::end(kShapes));
+  shapes.push_back({130, 64, 2});
+  shapes.push_back({9, 40, 5});
+  uint64_t seed = 61;
+  double worst = 0;
+  for (const bool with_bias : {false, true})
+    for (const AttentionShape& s : shapes) {
+      if (!attention_avx2_supported(s.d / s.heads, {})) GTEST_SKIP() << "no AVX2 on this CPU";
+      worst = std::max(worst, compare_kernel_with_reference(s, {}, with_bias, seed,
+                                                            {&attention_avx2, kKernelNmse}));
+    }
+  std::cout << "worst NMSE of the AVX2 attention against the reference: " << worst << "\n";
+}
+
+// Where the AVX2 kernel does not run: relative terms, and heads not a multiple of 8 columns.
+TEST(Attention, Avx2KernelTakesWholeRegistersAndNoRelativeTerms) {
+  if (!attention_avx2_supported(32, {})) GTEST_SKIP() << "no AVX2 on this CPU";
+  const float table = 0.0f;
+  EXPECT_FALSE(attention_avx2_supported(32, {nullptr, &table, &table, &table}));
+  EXPECT_FALSE(attention_avx2_supported(12, {}));
+  EXPECT_TRUE(attention_avx2_supported(8, {}));
+}
+
+TEST(Attention, Avx2KernelOnUniformAndOneHotScores) {
+  if (!attention_avx2_supported(16, {})) GTEST_SKIP() << "no AVX2 on this CPU";
+  expect_uniform_and_one_hot_scores(&attention_avx2);
 }
 
 }  // namespace

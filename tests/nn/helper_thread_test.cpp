@@ -57,6 +57,7 @@ TEST(Attention, HeadRangesTogetherGiveTheWholeExactly) {
   using Kernel = decltype(&attention_reference);
   std::vector<Kernel> kernels{&attention_reference};
   if (attention_avx512_supported(tokens)) kernels.push_back(&attention_avx512);
+  if (attention_avx2_supported(d / heads, {})) kernels.push_back(&attention_avx2);
   if (attention_avx512_bf16_supported(tokens, d / heads, {}))
     kernels.push_back(&attention_avx512_bf16);
   for (const Kernel attend : kernels) {

@@ -5,14 +5,15 @@
 // result written to out [tokens, d]. Both strides are in floats. The AttentionTerms a net
 // may add (network.h's AttentionPosition) are described below.
 //
-// Three implementations compute it: attention_reference (Eigen, every CPU; the fp32 precision
+// Four implementations compute it: attention_reference (Eigen, every CPU; the fp32 precision
 // always runs it), attention_avx512 (four queries at a time: their scores against K^T held in
 // registers, a vectorised exp, and the weighted sum of V normalised once at the end; relative
 // terms only over each query's 8 x 8 window of offsets), which the reduced precisions run where
 // the CPU has AVX-512, and attention_avx512_bf16 (the same with both products in bf16), which
 // int8 runs instead where the CPU has AVX-512 BF16 and the net allows it (bf16 does not: it
-// promises values within 0.01 of fp32, nn/transformer.cpp). Tests compare each
-// kernel with the reference by normalised error.
+// promises values within 0.01 of fp32, nn/transformer.cpp), and attention_avx2 (one query's
+// scores at a time through L1, no relative terms), which they run where the CPU has AVX2 but no
+// AVX-512. Tests compare each kernel with the reference by normalised error.
 #pragma once
 
 #include <array>
@@ -77,5 +78,11 @@ bool attention_avx512_bf16_supported(int tokens, int head_size, const AttentionT
 // a query's scores in registers).
 inline constexpr int kMaxAvx512Tokens = 128;
 bool attention_avx512_supported(int tokens);
+
+// attention_avx2 (nn/attention_avx2.cpp): any number of tokens, heads of a multiple of 8
+// columns, no relative terms (no shipped net has them; the reference computes them).
+void attention_avx2(const float* qkv, int qkv_stride, int tokens, int d, int heads,
+                    const AttentionTerms& terms, float* out, int out_stride, HeadRange range = {});
+bool attention_avx2_supported(int head_size, const AttentionTerms& terms);
 
 }  // namespace avocet::nn
