@@ -197,7 +197,7 @@ std::string precision_label(const nn::Network& net) {
     const nn::Linear& layer = net.trunk().blocks.front().product(product);
     if (layer.quantized)
       kernel = fmt::format("{}{}", nn::int8::kernel_name(layer.quantized->kernel),
-                           layer.quantized->levels > nn::int8::kLevels ? "-i16" : "");
+                           nn::int8::is_wide(layer.quantized->kernel) ? "-i16" : "");
     if (layer.packed) wider += fmt::format("+bf16-{}", nn::kTrunkProductNames[size_t(product)]);
     if (!layer.packed && !layer.quantized)
       wider += fmt::format("+fp32-{}", nn::kTrunkProductNames[size_t(product)]);

@@ -41,7 +41,7 @@ float scale_for(float max, int levels) { return max / float(levels); }
 
 int levels_for(Kernel kernel, int in) {
   assert(in > 0);
-  if (kernel != Kernel::Avx2) return kLevels;
+  if (!is_wide(kernel)) return kLevels;
   // The largest L with in * L^2 <= 2^31 - 1, so that no int32 sum of `in` products can
   // overflow; vpmaddwd's own pair sums (2 L^2) fit for any 16-bit L.
   constexpr int64_t kInt32Max = 2147483647;

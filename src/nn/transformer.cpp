@@ -45,7 +45,7 @@ void TrunkWeights::set_precision(Precision p) {
       Linear* layer = &block.product(product);
       const float* w = layer->weight.data();
       const int out = int(layer->weight.rows()), in = int(layer->weight.cols());
-      const bool wide = p == Precision::Int8 && int8::levels_for(*kernel, in) > int8::kLevels;
+      const bool wide = p == Precision::Int8 && int8::is_wide(*kernel);
       const bool wider = p == Precision::Int8 && int8_bf16[size_t(product)] && !wide;
       const bool bf16 = p == Precision::Bf16 || (bf16_runs && wider);
       layer->packed =

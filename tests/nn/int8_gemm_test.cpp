@@ -44,7 +44,7 @@ constexpr double kSameIntegersNmse = 1e-12;
 
 // The error a product packed for `packed`'s kernel may have against the exact product.
 double allowed_nmse(const PackedWeights& packed) {
-  return packed.levels > kLevels ? kWideNmse : kInt8Nmse;
+  return is_wide(packed.kernel) ? kWideNmse : kInt8Nmse;
 }
 
 // The levels follow from int32's range: in * L^2 < 2^31, capped at int16's 32767.
@@ -55,6 +55,8 @@ TEST(Int8Levels, AreTheMostWhoseSumsFitInt32) {
   EXPECT_EQ(levels_for(Kernel::Avx2, 512), 2047);
   EXPECT_EQ(levels_for(Kernel::Avx2, 1024), 1448);
   EXPECT_EQ(levels_for(Kernel::Avx2, 1), 32767);
+  for (const Kernel kernel : {Kernel::Reference, Kernel::Avx2, Kernel::Vnni})
+    EXPECT_EQ(is_wide(kernel), levels_for(kernel, 512) > kLevels);
   for (int in = 1; in <= 1 << 16; in = in * 3 + 1) {
     const int64_t levels = levels_for(Kernel::Avx2, in);
     EXPECT_LE(int64_t(in) * levels * levels, int64_t(INT32_MAX)) << in;

@@ -60,6 +60,10 @@ inline constexpr int kLevels = 127;
 // the reference and Vnni; for Avx2 the most that keep in * L^2 below 2^31, at most 32767.
 int levels_for(Kernel kernel, int in);
 
+// Whether `kernel` rounds to more levels than kLevels (16-bit products: Avx2), so that its
+// rounding error is small without a Hadamard rotation and beside bf16's.
+inline bool is_wide(Kernel kernel) { return kernel == Kernel::Avx2; }
+
 // Output columns per packed panel: four registers of int32 sums.
 inline constexpr int kVnniPanelColumns = 64;  // 4 zmm x 16
 inline constexpr int kAvx2PanelColumns = 32;  // 4 ymm x 8
