@@ -8,7 +8,7 @@
 //   1. K^T [head_size, padded] (keys past `tokens` zero), so that one load gives 8 keys' column;
 //   2. the scores of two queries against 32 keys at a time (8 sums in registers, each key
 //      vector loaded once for both queries);
-//   3. the softmax of each score row: scaled, biased, e^(s - max) by a vectorised exp, kept
+//   3. the softmax of each score row: scaled, biased, e^(s - max) by avx2::exp, kept
 //      unnormalised, with 1 / sum applied once to the output;
 //   4. out = weights V for four queries at a time, 16 columns per pass (8 sums in registers,
 //      each value row loaded once for all four).
@@ -23,6 +23,8 @@
 
 #if defined(__x86_64__) || defined(__i386__)
 #include <immintrin.h>
+
+#include "avx2_exp.h"
 #define AVOCET_X86 1
 #endif
 
@@ -43,29 +45,6 @@ constexpr int kScoreQueries = 2;
 constexpr int kOutputQueries = 6;
 static_assert(kOutputQueries % kScoreQueries == 0);
 constexpr int kKeysPerPass = 32;
-
-// e^x for x <= 0 (scores minus their maximum), as attention_avx512's: Cephes' expf, x = n ln 2
-// + r with |r| <= ln 2 / 2, e^r by a degree-6 polynomial, times 2^n built in the exponent
-// bits. Relative error ~2e-7 down to x = -87 (n >= -126, so 2^n is a normal float), below which
-// it returns e^-87, which weighs nothing beside the row's maximum, e^0.
-AVOCET_AVX2_TARGET inline __m256 exp_nonpositive(__m256 x) {
-  x = _mm256_max_ps(x, _mm256_set1_ps(-87.0f));
-  const __m256 n = _mm256_round_ps(_mm256_mul_ps(x, _mm256_set1_ps(1.44269504088896341f)),
-                                   _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
-  // r = x - n ln 2, with ln 2 split in two so that n * ln2_high is exact.
-  __m256 r = _mm256_fnmadd_ps(n, _mm256_set1_ps(0.693359375f), x);
-  r = _mm256_fnmadd_ps(n, _mm256_set1_ps(-2.12194440e-4f), r);
-  __m256 p = _mm256_set1_ps(1.9875691500e-4f);
-  p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(1.3981999507e-3f));
-  p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(8.3334519073e-3f));
-  p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(4.1665795894e-2f));
-  p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(1.6666665459e-1f));
-  p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(5.0000001201e-1f));
-  p = _mm256_fmadd_ps(p, _mm256_mul_ps(r, r), _mm256_add_ps(r, _mm256_set1_ps(1.0f)));
-  const __m256i exponent =
-      _mm256_slli_epi32(_mm256_add_epi32(_mm256_cvtps_epi32(n), _mm256_set1_epi32(127)), 23);
-  return _mm256_mul_ps(p, _mm256_castsi256_ps(exponent));
-}
 
 // Keeps a vector loaded once in a register: without it gcc folds the load into each of the
 // FMAs that use it, which doubles the loads of the inner loops and makes them load-bound.
@@ -168,7 +147,7 @@ AVOCET_AVX2_TARGET float softmax_row(float* row, int tokens, int padded, float s
   __m256 total = _mm256_setzero_ps();
   for (int j = 0; j < padded; j += 8) {
     const __m256i valid = _mm256_cmpgt_epi32(_mm256_set1_epi32(tokens - j), lane);
-    const __m256 e = _mm256_and_ps(exp_nonpositive(_mm256_sub_ps(_mm256_load_ps(row + j), row_max)),
+    const __m256 e = _mm256_and_ps(avx2::exp(_mm256_sub_ps(_mm256_load_ps(row + j), row_max)),
                                    _mm256_castsi256_ps(valid));
     _mm256_store_ps(row + j, e);
     total = _mm256_add_ps(total, e);

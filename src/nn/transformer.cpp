@@ -9,6 +9,7 @@
 #include "avocet/nn/bf16_gemm.h"
 #include "avocet/nn/helper_thread.h"
 #include "avocet/nn/int8_gemm.h"
+#include "avocet/nn/swiglu.h"
 
 namespace avocet::nn {
 
@@ -153,15 +154,26 @@ AttentionKernel attention_kernel(Precision precision, int tokens, int head_size,
 
 namespace {
 
+using Swiglu = void (*)(float*, const float*, int);
+
+// fp32 keeps Eigen's SwiGLU (the reference arithmetic, as for attention); the reduced precisions
+// take the AVX2 one where it runs.
+Swiglu swiglu_kernel(Precision precision) {
+  return precision != Precision::Fp32 && swiglu_avx2_supported() ? &swiglu_avx2 : &swiglu_reference;
+}
+
 // A block's second half on some rows: its attention output product added onto x, then its MLP
 // (SwiGLU). normed and hidden are scratch rows.
-void finish_block(const BlockWeights& block, int f, const Eigen::Ref<const Matrix>& attention,
-                  Eigen::Ref<Matrix> x, Eigen::Ref<Matrix> normed, Eigen::Ref<Matrix> hidden) {
+void finish_block(const BlockWeights& block, int f, Swiglu swiglu,
+                  const Eigen::Ref<const Matrix>& attention, Eigen::Ref<Matrix> x,
+                  Eigen::Ref<Matrix> normed, Eigen::Ref<Matrix> hidden) {
   apply(block.out, attention, x, true);
   layer_norm(x, block.mlp_norm, normed);
   apply(block.gate_up, normed, hidden, false);
-  auto gate = hidden.leftCols(f).array();
-  gate = gate / (1.0f + (-gate).exp()) * hidden.rightCols(f).array();
+  for (Eigen::Index r = 0; r < hidden.rows(); ++r) {
+    float* gate = hidden.row(r).data();
+    swiglu(gate, gate + f, f);
+  }
   apply(block.down, hidden.leftCols(f), x, true);
 }
 
@@ -173,6 +185,7 @@ void run_blocks(const TrunkWeights& w, int batch, TrunkWorkspace& ws, HelperThre
   const int rows = batch * t;
   const int parts = helper ? 2 : 1;
   const int split = split_row(w.precision, rows);
+  const Swiglu swiglu = swiglu_kernel(w.precision);
   // Each step below runs as `parts` parts on disjoint data: the whole-row steps (everything
   // but attention) on disjoint token rows, attention on disjoint heads. A block's MLP and the
   // next block's attention input are all whole-row work, so they run as one step, and the
@@ -192,8 +205,9 @@ void run_blocks(const TrunkWeights& w, int batch, TrunkWorkspace& ws, HelperThre
     auto x = ws.x.middleRows(r.begin, r.count());
     auto normed = ws.normed.middleRows(r.begin, r.count());
     if (finished >= 0)
-      finish_block(w.blocks[size_t(finished)], f, ws.attention.middleRows(r.begin, r.count()), x,
-                   normed, ws.hidden.middleRows(r.begin, r.count()));
+      finish_block(w.blocks[size_t(finished)], f, swiglu,
+                   ws.attention.middleRows(r.begin, r.count()), x, normed,
+                   ws.hidden.middleRows(r.begin, r.count()));
     if (next >= 0) {
       const BlockWeights& block = w.blocks[size_t(next)];
       layer_norm(x, block.attention_norm, normed);
@@ -211,7 +225,7 @@ void run_blocks(const TrunkWeights& w, int batch, TrunkWorkspace& ws, HelperThre
     const RowRange r = rows_of(part, parts, read_split, read);
     if (r.count() == 0) return;
     auto x = ws.read_x.middleRows(r.begin, r.count());
-    finish_block(w.blocks.back(), f, ws.read_attention.middleRows(r.begin, r.count()), x,
+    finish_block(w.blocks.back(), f, swiglu, ws.read_attention.middleRows(r.begin, r.count()), x,
                  ws.normed.middleRows(r.begin, r.count()),
                  ws.hidden.middleRows(r.begin, r.count()));
     layer_norm(x, w.final_norm, x);
