@@ -15,6 +15,7 @@
 
 #include "avocet/nn/aligned_vector.h"
 #include "avocet/nn/transformer.h"
+#include "cephes_exp.h"
 
 namespace avocet::nn {
 
@@ -103,22 +104,18 @@ void attention_reference(const float* qkv, int qkv_stride, int tokens, int d, in
 
 namespace {
 
-// e^x for x <= 0 (scores minus their maximum), as Cephes' expf: x = n ln 2 + r with |r| <=
-// ln 2 / 2, e^r by a degree-6 polynomial, times 2^n by vscalefps. Relative error ~2e-7 down
+// e^x for x <= 0 (scores minus their maximum), as Cephes' expf (cephes_exp.h), times 2^n by
+// vscalefps. Relative error ~2e-7 down
 // to x = -87, below which the result is a denormal or zero and weighs nothing in a softmax.
 AVOCET_ATTENTION_TARGET __m512 exp_nonpositive(__m512 x) {
   x = _mm512_max_ps(x, _mm512_set1_ps(-87.0f));
-  const __m512 n = _mm512_roundscale_ps(_mm512_mul_ps(x, _mm512_set1_ps(1.44269504088896341f)),
+  using namespace cephes_exp;
+  const __m512 n = _mm512_roundscale_ps(_mm512_mul_ps(x, _mm512_set1_ps(kLog2e)),
                                         _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
-  // r = x - n ln 2, with ln 2 split in two so that n * ln2_high is exact.
-  __m512 r = _mm512_fnmadd_ps(n, _mm512_set1_ps(0.693359375f), x);
-  r = _mm512_fnmadd_ps(n, _mm512_set1_ps(-2.12194440e-4f), r);
-  __m512 p = _mm512_set1_ps(1.9875691500e-4f);
-  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(1.3981999507e-3f));
-  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(8.3334519073e-3f));
-  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(4.1665795894e-2f));
-  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(1.6666665459e-1f));
-  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(5.0000001201e-1f));
+  __m512 r = _mm512_fnmadd_ps(n, _mm512_set1_ps(kLn2High), x);
+  r = _mm512_fnmadd_ps(n, _mm512_set1_ps(kLn2Low), r);
+  __m512 p = _mm512_set1_ps(kPolynomial[0]);
+  for (int i = 1; i < kTerms; ++i) p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(kPolynomial[i]));
   p = _mm512_fmadd_ps(p, _mm512_mul_ps(r, r), _mm512_add_ps(r, _mm512_set1_ps(1.0f)));
   return _mm512_scalef_ps(p, n);
 }
