@@ -10,8 +10,8 @@
 //      vector loaded once for both queries);
 //   3. the softmax of each score row: scaled, biased, e^(s - max) by avx2::exp, kept
 //      unnormalised, with 1 / sum applied once to the output;
-//   4. out = weights V for four queries at a time, 16 columns per pass (8 sums in registers,
-//      each value row loaded once for all four).
+//   4. out = weights V for six queries at a time, 16 columns per pass (12 sums in registers,
+//      each value row loaded once for all six).
 #include <algorithm>
 #include <cassert>
 #include <cmath>
@@ -40,14 +40,15 @@ namespace {
 
 // Queries whose scores one pass computes (two rows of 4 key vectors: 8 sums, 4 keys and 2
 // broadcasts, 14 of the 16 registers), and whose outputs one pass of the weighted sum computes
-// (4 rows of 2 value vectors: 8 sums, 2 values and a broadcast).
+// (6 rows of 2 value vectors: 12 sums, 2 values and a broadcast, 15 registers).
 constexpr int kScoreQueries = 2;
 constexpr int kOutputQueries = 6;
 static_assert(kOutputQueries % kScoreQueries == 0);
 constexpr int kKeysPerPass = 32;
 
-// Keeps a vector loaded once in a register: without it gcc folds the load into each of the
-// FMAs that use it, which doubles the loads of the inner loops and makes them load-bound.
+// Keeps a vector loaded once in a register: without it gcc folds the key load of the score pass
+// into both FMAs that use it, which doubles that loop's loads and makes it load-bound. (The
+// value loads of the weighted sum are better left to gcc: pinned, they spilled.)
 AVOCET_AVX2_TARGET inline void in_register(__m256& v) { asm("" : "+x"(v)); }
 
 AVOCET_AVX2_TARGET inline float horizontal_max(__m256 v) {
@@ -155,8 +156,8 @@ AVOCET_AVX2_TARGET float softmax_row(float* row, int tokens, int padded, float s
   return 1.0f / horizontal_sum(total);
 }
 
-// out rows i0 .. i0 + 3 (those below `tokens`), columns c0 .. c0 + 8 VECTORS, of one head:
-// the weights of the four queries (rows of `weights`, `padded` apart) times V's rows, scaled by
+// out rows i0 .. i0 + 5 (those below `tokens`), columns c0 .. c0 + 8 VECTORS, of one head:
+// the weights of the six queries (rows of `weights`, `padded` apart) times V's rows, scaled by
 // each query's normaliser.
 template <int VECTORS>
 AVOCET_AVX2_TARGET inline void output_pass(const float* v, size_t qkv_stride, int tokens,

@@ -11,7 +11,7 @@
 // terms only over each query's 8 x 8 window of offsets), which the reduced precisions run where
 // the CPU has AVX-512, and attention_avx512_bf16 (the same with both products in bf16), which
 // int8 runs instead where the CPU has AVX-512 BF16 and the net allows it (bf16 does not: it
-// promises values within 0.01 of fp32, nn/transformer.cpp), and attention_avx2 (one query's
+// promises values within 0.01 of fp32, nn/transformer.cpp), and attention_avx2 (two queries'
 // scores at a time through L1, no relative terms), which they run where the CPU has AVX2 but no
 // AVX-512. Tests compare each kernel with the reference by normalised error.
 #pragma once
