@@ -25,7 +25,8 @@ ctest --test-dir build-checked --output-on-failure -j "$(nproc)"
 # such a kernel, for one, does not inherit the attribute and fails only there.
 echo "== the run-time dispatched kernels without -march=native: build-portable"
 cmake -S . -B build-portable -DCMAKE_BUILD_TYPE=Release -DAVOCET_NATIVE=OFF >/dev/null
-make -C build-portable --no-print-directory src/nn/attention.o src/nn/bf16_gemm.o src/nn/int8_gemm.o
+make -C build-portable --no-print-directory src/nn/attention.o src/nn/attention_avx2.o \
+  src/nn/bf16_gemm.o src/nn/int8_gemm.o src/nn/swiglu.o
 
 echo "== sanitizers (ASan + UBSan + LSan) and fuzz smoke: build-fuzz"
 cmake --preset fuzz >/dev/null
