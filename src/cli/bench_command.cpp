@@ -17,6 +17,7 @@ int bench_command(const Args& args, const Streams& io) {
   add("depth", "iterations per position",
       cxxopts::value<long long>()->default_value(std::to_string(search::kBenchDepth)), "D");
   add_weights_option(options);
+  add_search_parameter_option(options);
   add("h,help", "print this help");
   // Stockfish's `bench [hash] [threads] [depth]` is not taken: its depth is in plies, this
   // one's in iterations, and the signature is defined for the engine's default options. Extra
@@ -24,11 +25,13 @@ int bench_command(const Args& args, const Streams& io) {
   const auto parsed = parse_args(options, args);
   if (help_requested(parsed, options, io)) return 0;
   const int depth = int(integer_option(parsed, "depth", 1, 64));
+  const GivenSearchParameters parameters = given_search_parameters(parsed);
   const std::shared_ptr<const nn::Network> net = network_option(parsed);
   fmt::print(io.err, "net {}\n", net->description());
-  const search::BenchResult result =
-      search::run_bench([net] { return nn::make_evaluator(net); }, net->description(), depth,
-                        [&io](const std::string& line) { fmt::print(io.err, "{}\n", line); });
+  if (!parameters.set.empty()) fmt::print(io.err, "search parameters {}\n", parameters.text());
+  const search::BenchResult result = search::run_bench(
+      [net] { return nn::make_evaluator(net); }, net->description(), depth,
+      [&io](const std::string& line) { fmt::print(io.err, "{}\n", line); }, parameters.params);
   fmt::print(io.out, "{}", search::bench_summary(result));
   return 0;
 }

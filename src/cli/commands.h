@@ -86,8 +86,8 @@ void add_search_budget_options(cxxopts::Options& options, std::string_view per,
                                const SearchBudget& fallback);
 // The budget given on the command line (both options at once are an error), if any.
 std::optional<SearchBudget> given_search_budget(const cxxopts::ParseResult& parsed);
-// --set NAME=VALUE (repeatable) in `puzzles` and `epd`: a search parameter, in the units its
-// UCI option takes (PolicyTemperature=90), so that a suite measures a setting before games do.
+// --set NAME=VALUE (repeatable) in `puzzles`, `epd` and `bench`: a search parameter, in the units
+// its UCI option takes (PolicyTemperature=90), so that a suite measures a setting before games do.
 void add_search_parameter_option(cxxopts::Options& options);
 struct GivenSearchParameters {
   std::vector<std::pair<std::string, std::string>> set;  // (option, value), as UCI writes them

@@ -25,8 +25,12 @@ constexpr const char* kBenchPositions[] = {
 }  // namespace
 
 BenchResult run_bench(const EvaluatorFactory& factory, const std::string& evaluator_name, int depth,
-                      const std::function<void(const std::string&)>& on_position) {
+                      const std::function<void(const std::string&)>& on_position,
+                      const SearchParameters& params) {
   Engine engine(factory, evaluator_name);
+  Settings settings = engine.settings();
+  settings.engine.params = params;
+  engine.configure(settings);
   GoRequest request;
   request.iterations = depth;
   BenchResult result;

@@ -21,10 +21,12 @@ struct BenchResult {
   double seconds = 0;
 };
 
-// Searches every bench position to `depth` iterations with the evaluators `factory` makes;
-// `on_position` receives one line per position ("123 nodes, depth 7: FEN").
+// Searches every bench position to `depth` iterations with the evaluators `factory` makes and
+// the search parameters `params` (the signature is the defaults'); `on_position` receives one
+// line per position ("123 nodes, depth 7: FEN").
 BenchResult run_bench(const EvaluatorFactory& factory, const std::string& evaluator_name, int depth,
-                      const std::function<void(const std::string&)>& on_position);
+                      const std::function<void(const std::string&)>& on_position,
+                      const SearchParameters& params = {});
 
 // The signature in Stockfish's format, after an empty line:
 //   Nodes searched  : 3412
