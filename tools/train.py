@@ -67,6 +67,11 @@ def parse_args(argv=None):
     parser.add_argument("--init", help="warm-start from an exported net (safetensors): every "
                         "tensor it shares with this model is copied; feature embeddings it "
                         "lacks start at zero, so a v1 net seeds a featured one exactly")
+    parser.add_argument("--grow", action="store_true",
+                        help="with --init from a net of fewer layers: each layer it lacks starts "
+                        "as a copy of one of its top layers with that copy's output projections "
+                        "(attn.o, mlp.w3) at zero, so the deeper net computes exactly what the "
+                        "parent did and its new layers start from features that already work")
     parser.add_argument("--steps", type=int, default=10000)
     parser.add_argument("--minutes", type=float, help="stop after this wall time; the learning "
                         "rate schedule then follows whichever of steps and time runs out first")
@@ -188,7 +193,7 @@ def build_model(args, device):
                                  args.move_groups, args.attention_position).to(device)
 
 
-def warm_start(model, path):
+def warm_start(model, path, grow=False):
     """Copies every tensor of the exported net at `path` into `model` (names and shapes must
     match); tensors `path` lacks must be feature embeddings or attention biases, which start at
     zero so the warm model computes exactly what the exported one did."""
@@ -197,6 +202,7 @@ def warm_start(model, path):
     except (OSError, ValueError, KeyError, struct.error) as e:
         sys.exit(f"--init {path}: cannot read it as a safetensors net ({e})")
     state = model.state_dict()
+    grown = grow_layers(tensors, model_layers(state)) if grow else []
     for name, value in tensors.items():
         if name not in state:
             sys.exit(f"--init {path}: tensor '{name}' has no place in this model")
@@ -211,7 +217,34 @@ def warm_start(model, path):
                      "nor an attention position table")
         state[name].zero_()
     print(f"warm start from {path} ({meta.get('name', '?')}): {len(tensors)} tensors copied, "
-          f"{len(fresh)} feature embeddings and attention position tables at zero", flush=True)
+          f"{len(fresh)} feature embeddings and attention position tables at zero"
+          + (f", layers {grown} grown" if grown else ""), flush=True)
+
+
+def model_layers(state):
+    """The number of trunk layers in a state dict or a net's tensors."""
+    return len({name.split(".")[1] for name in state if name.startswith("layers.")})
+
+
+def grow_layers(tensors, layers):
+    """Adds to an exported net's `tensors` the layers it lacks up to `layers` (--grow), in
+    place: new layer j copies parent layer j - (layers - parent) (mod parent: the parent's top
+    layers, in order) with attn.o and mlp.w3 at zero. In a pre-LayerNorm block those are the
+    only paths from the block to the residual stream, so each new block adds zero and the
+    grown net computes exactly what the parent did; unlike a block started at random, its
+    other weights already compute features the parent found useful. Returns the new layers."""
+    parent = model_layers(tensors)
+    if parent == 0 or parent >= layers:
+        sys.exit(f"--grow: the --init net has {parent} layers, so there is nothing to grow "
+                 f"to this model's {layers}")
+    grown = list(range(parent, layers))
+    for j in grown:
+        source = (j - (layers - parent)) % parent
+        for name in [n for n in tensors if n.startswith(f"layers.{source}.")]:
+            new = f"layers.{j}." + name[len(f"layers.{source}."):]
+            zero = name.endswith(("attn.o.weight", "mlp.w3.weight"))
+            tensors[new] = torch.zeros_like(tensors[name]) if zero else tensors[name].clone()
+    return grown
 
 
 def is_position_table(name):
@@ -365,7 +398,7 @@ def main():
     data = Data(args, device)
     model = build_model(args, device)
     if args.init and not args.resume:
-        warm_start(model, args.init)
+        warm_start(model, args.init, args.grow)
     optimizer = make_optimizer(model, args)
     step = 0
     if args.resume and os.path.exists(args.checkpoint):

@@ -184,5 +184,46 @@ class LogLineTest(unittest.TestCase):
         self.assertEqual(entry["set"]["regret"], 0.03)
 
 
+class GrowTest(unittest.TestCase):
+    """--grow: a deeper net warm-started from a shallower one computes what the parent did."""
+
+    def nets(self, parent_layers, layers):
+        import reference_model
+        parent = reference_model.randomise(reference_model.build(
+            "house", 16, parent_layers, 2, 32, 8, attention_position="bias"), seed=3)
+        child = reference_model.build("house", 16, layers, 2, 32, 8, attention_position="bias")
+        path = os.path.join(self.folder.name, "parent.safetensors")
+        reference_model.export(parent, path)
+        train.warm_start(child, path, grow=True)
+        return parent.eval(), child.eval()
+
+    def setUp(self):
+        self.folder = tempfile.TemporaryDirectory()
+        self.addCleanup(self.folder.cleanup)
+
+    def test_the_grown_net_computes_the_parent_and_its_new_layers_copy_the_top(self):
+        parent, child = self.nets(2, 5)
+        tokens = torch.randint(0, 20, (3, 77))
+        with torch.no_grad():
+            torch.testing.assert_close(child.trunk(tokens), parent.trunk(tokens))
+        # Layers 2, 3, 4 copy the parent's top layers in order (1, 0, 1: (j - 3) mod 2) with
+        # their output projections at zero; the rest is a copy, not a fresh start.
+        for j, source in [(2, 1), (3, 0), (4, 1)]:
+            new, old = child.layers[j], parent.layers[source]
+            self.assertEqual(new.attn.o.weight.abs().sum().item(), 0)
+            self.assertEqual(new.mlp.w3.weight.abs().sum().item(), 0)
+            torch.testing.assert_close(new.attn.q.weight, old.attn.q.weight)
+            torch.testing.assert_close(new.attn.bias, old.attn.bias)
+            torch.testing.assert_close(new.mlp.w1.weight, old.mlp.w1.weight)
+        # A gradient reaches the new layers' output projections, so they leave zero.
+        child.train()
+        child.trunk(tokens).square().sum().backward()
+        self.assertGreater(child.layers[4].mlp.w3.weight.grad.abs().sum().item(), 0)
+
+    def test_growing_to_no_more_layers_is_refused(self):
+        with self.assertRaises(SystemExit):
+            self.nets(3, 3)
+
+
 if __name__ == "__main__":
     unittest.main()

@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Stages what `avocet datagen` needs to label positions on a device machine's CPU cores into
+# .sf/ (kept out of git by .git/info/exclude): Stockfish 15.1 (the label source, 47 MB), the
+# portable avocet that stage.sh builds (no net, no -march=native) with its libfmt, and the
+# opening book xz-compressed (16 MB of UHO_4060_v4.epd become 2.2 MB). 50 MB with the
+# repository's 9: under the 64 MiB that travels, but not together with .gpu/ (41 MB), so
+# labelling and training are separate calls (tools/README.md, "On a GPU").
+# Usage: tools/gpu/stage_labeller.sh [BOOK]   (BOOK: ../shared/data/books/UHO_4060_v4.epd)
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+book=${1:-../shared/data/books/UHO_4060_v4.epd}
+stockfish=$(command -v stockfish || echo /usr/games/stockfish)
+[ -x "$stockfish" ] || { echo "no Stockfish: apt-get install stockfish" >&2; exit 2; }
+[ -f "$book" ] || { echo "no book at $book" >&2; exit 2; }
+mkdir -p .git/info .sf
+grep -qx '/.sf/' .git/info/exclude 2>/dev/null || echo '/.sf/' >> .git/info/exclude
+cmake -S . -B build-gpu -DCMAKE_BUILD_TYPE=Release -DAVOCET_NATIVE=OFF -DAVOCET_DEFAULT_NET= >/dev/null
+cmake --build build-gpu -j "$(nproc)" --target avocet
+cp build-gpu/avocet .sf/avocet && strip .sf/avocet
+cp -L "$(ldd .sf/avocet | awk '/libfmt/ {print $3}')" .sf/
+cp "$stockfish" .sf/stockfish
+xz -c "$book" > .sf/book.epd.xz
+du -sh .sf
