@@ -313,10 +313,7 @@ std::ifstream open_text_file(const std::string& path, std::string_view what) {
 void add_weights_option(cxxopts::Options& options) {
   options.add_options()("weights", "network file (default: the embedded net)",
                         cxxopts::value<std::string>()->default_value(""),
-                        "FILE")("precision",
-                                "the trunk's arithmetic: auto (int8 where the CPU has AVX-512 "
-                                "VNNI, else bf16 where it has AVX-512 BF16, else fp32), fp32, "
-                                "bf16, int8 (AVX-512 VNNI or AVX2)",
+                        "FILE")("precision", std::string(nn::kPrecisionHelp),
                                 cxxopts::value<std::string>()->default_value("auto"), "P");
 }
 

@@ -144,10 +144,7 @@ OptionSpec precision_combo() {
       .name = "Precision",
       .type = T::Combo,
       .vars = names,
-      .help =
-          "the net's arithmetic: auto (int8 with AVX-512 VNNI, else bf16 with AVX-512 BF16), fp32, "
-          "bf16, "
-          "int8 (AVX-512 VNNI or AVX2)",
+      .help = nn::kPrecisionHelp,
       .apply = load_network,
       .read = [](const Settings& s) { return std::string(nn::precision_name(s.precision)); },
       .write = [](Settings& s, const OptionValue& v) { s.precision = nn::kPrecisions[v.number]; }};

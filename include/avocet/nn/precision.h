@@ -13,7 +13,7 @@
 namespace avocet::nn {
 
 enum class Precision {
-  Auto,  // Bf16 where the CPU has AVX-512 BF16, else Fp32
+  Auto,  // resolve(): Int8 where the CPU has AVX-512 VNNI or AVX2, else Fp32
   Fp32,
   Bf16,
   Int8,
@@ -22,6 +22,12 @@ enum class Precision {
 // Every precision, in the order the Precision option lists them.
 inline constexpr Precision kPrecisions[] = {Precision::Auto, Precision::Fp32, Precision::Bf16,
                                             Precision::Int8};
+
+// What each precision is, for the Precision option's help on the command line and in UCI: one
+// text, so that neither falls behind what resolve() does.
+inline constexpr std::string_view kPrecisionHelp =
+    "the trunk's arithmetic: auto (int8 where the CPU has AVX-512 VNNI or AVX2, else fp32), "
+    "fp32, bf16 (AVX-512 BF16), int8 (AVX-512 VNNI or AVX2)";
 
 // Whether this CPU (and OS) can run `p`; Auto and Fp32 run everywhere.
 bool precision_supported(Precision p);
