@@ -53,6 +53,49 @@ def ranking_loss(logits, wins, board, positions, temperature):
     return -(target * predicted).sum() / positions
 
 
+def bin_loss(logits, wins, bins):
+    """Cross-entropy of the value bins against HL-Gauss targets, averaged over the scored
+    moves: a move a partial label left unscored (NaN) has no target.
+
+    >>> loss = bin_loss(torch.zeros(2, 4), torch.tensor([0.5, float("nan")]), 4)
+    >>> round(loss.item(), 4)  # the scored move alone: uniform bins cost ln 4
+    1.3863
+    """
+    scored = ~torch.isnan(wins)
+    return -(hl_gauss_targets(wins[scored], bins)
+             * logits[scored].float().log_softmax(-1)).sum(-1).mean()
+
+
+def partial_policy_loss(logits, wins, board, positions, temperature):
+    """For the positions a partial label scores only in part (a value and a best move from a
+    single principal variation, say): the listwise cross-entropy of ranking_loss with the
+    target spread over the scored moves alone, softmax(win / T), against the net's softmax
+    over all legal moves. With one scored move, its best, this is a policy cross-entropy:
+    the bin loss fits the best move's value, and this term asks that no unscored move be
+    valued above it, which is what argmax and the search read. Averaged over those
+    positions; zero when there are none.
+
+    >>> logits = torch.zeros(3, 4)
+    >>> nan = float("nan")
+    >>> loss = partial_policy_loss(logits, torch.tensor([0.9, nan, 0.5]), torch.tensor([0, 0, 1]), 2, 0.05)
+    >>> round(loss.item(), 4)  # position 0 only: an even guess between its two moves, ln 2
+    0.6931
+    """
+    unscored = torch.isnan(wins)
+    partial = torch.zeros(positions, dtype=torch.bool, device=wins.device)
+    partial = partial.index_put((board,), unscored, accumulate=True)
+    if not partial.any():
+        return logits.sum() * 0
+    centres = (torch.arange(logits.shape[-1], device=logits.device) + 0.5) / logits.shape[-1]
+    expected = (logits.float().softmax(-1) * centres).sum(-1)
+    scores = torch.where(unscored, torch.full_like(wins, -math.inf), wins / temperature)
+    target = segment_log_softmax(scores, board, positions).exp()
+    predicted = segment_log_softmax(expected / temperature, board, positions)
+    per_move = torch.where(target > 0, -target * predicted, torch.zeros_like(predicted))
+    per_position = torch.zeros(positions, device=wins.device).index_add(0, board, per_move)
+    return per_position[partial].mean()
+
+
 def kendall_tau(a, b):
     """Kendall's tau-b over all pairs (ties in either counted as neither)."""
     da = np.sign(a[:, None] - a[None, :])
@@ -74,22 +117,33 @@ def validate(model, batches, rows, bins, device):
     probability Stockfish's values say the net's choice gives up against the best move), and
     action accuracy on the decided positions only: those whose best move is ahead of the
     second by at least DECIDED_GAP. Near half of Stockfish's depth-7 positions have two moves
-    within one point of win probability, where top-1 agreement is mostly a coin toss."""
+    within one point of win probability, where top-1 agreement is mostly a coin toss.
+
+    A position scored in part (partial labels) counts in the loss by its scored moves and in
+    the accuracy by its best scored move; regret, tau and the decided accuracy need every
+    move scored, so they are over the fully scored positions ("full_share" of them)."""
     was_training = model.training
     model.eval()
     total_loss, moves, correct, taus, regret, decided, decided_correct = 0.0, 0, 0, [], 0.0, 0, 0
+    full = 0
     centres = (torch.arange(bins, device=device) + 0.5) / bins
     for start in range(0, len(rows), 256):
         chunk = rows[start:start + 256]
         *inputs, wins, counts = batches.make(chunk)
         log_probs = model(*inputs).float().log_softmax(-1)
-        total_loss += -(hl_gauss_targets(wins, bins) * log_probs).sum().item()
-        moves += len(wins)
+        scored = ~torch.isnan(wins)
+        total_loss += -(hl_gauss_targets(wins[scored], bins) * log_probs[scored]).sum().item()
+        moves += int(scored.sum())
         predicted = (log_probs.exp() * centres).sum(-1).cpu().numpy()
         truth = wins.cpu().numpy()
         begin = 0
         for n in counts.tolist():
             pv, tv = predicted[begin:begin + n], truth[begin:begin + n]
+            if np.isnan(tv).any():
+                correct += np.argmax(pv) == np.nanargmax(tv)
+                begin += n
+                continue
+            full += 1
             chosen = tv[np.argmax(pv)]
             correct += chosen >= tv.max() - 1e-6
             regret += tv.max() - chosen
@@ -102,9 +156,10 @@ def validate(model, batches, rows, bins, device):
             begin += n
     model.train(was_training)
     return {"val_loss": total_loss / moves, "action_accuracy": correct / len(rows),
-            "kendall_tau": float(np.mean(taus)), "regret": regret / len(rows),
+            "kendall_tau": float(np.mean(taus)) if taus else math.nan,
+            "regret": regret / full if full else math.nan,
             "decided_accuracy": decided_correct / max(decided, 1),
-            "decided_share": decided / len(rows)}
+            "decided_share": decided / len(rows), "full_share": full / len(rows)}
 
 
 def validate_sets(model, batches, sets, bins, device):
@@ -118,8 +173,9 @@ def validate_sets(model, batches, sets, bins, device):
         print(f"\nvalidation {name} ({len(rows)} positions): loss {m['val_loss']:.4f}, action "
               f"accuracy {m['action_accuracy']:.4f}, Kendall tau {m['kendall_tau']:.4f}, regret "
               f"{m['regret']:.4f}, accuracy where decided (gap >= {DECIDED_GAP}, "
-              f"{m['decided_share']:.0%} of positions) {m['decided_accuracy']:.4f}",
-              end="", flush=True)
+              f"{m['decided_share']:.0%} of positions) {m['decided_accuracy']:.4f}"
+              + (f" (regret, tau and decided over the {m['full_share']:.0%} fully scored)"
+                 if m["full_share"] < 1 else ""), end="", flush=True)
         result[name] = m
         if "val_loss" not in result:
             result.update(result[name])

@@ -34,7 +34,7 @@ import reference_model
 import safetensors_io
 import shards as shard_io
 from batches import Batches
-from metrics import hl_gauss_targets, ranking_loss, validate_sets
+from metrics import bin_loss, partial_policy_loss, ranking_loss, validate_sets
 
 
 def parse_args(argv=None):
@@ -83,6 +83,12 @@ def parse_args(argv=None):
                         "(metrics.ranking_loss); 0 trains on the bin loss alone")
     parser.add_argument("--rank-temperature", type=float, default=0.03,
                         help="win-probability temperature of the ranking loss's softmax")
+    parser.add_argument("--partial-policy-weight", type=float, default=1.0,
+                        help="weight of metrics.partial_policy_loss on positions whose label "
+                        "scores only some moves (datagen --multipv K without a shallow pass)")
+    parser.add_argument("--manifest", help="the data manifest the shards were staged from "
+                        "(tools/data/prepare.py writes OUT/manifest.json): its hash goes into "
+                        "the net's metadata and the log, for the lineage")
     parser.add_argument("--warmup", type=int, default=300)
     parser.add_argument("--validation-percent", type=int, default=3)
     parser.add_argument("--validation-positions", type=int, default=4000,
@@ -122,6 +128,14 @@ def parse_args(argv=None):
                                                     reference_model.MOVE_GROUPS)
     if args.export_only:
         args.resume, args.steps = True, 0
+    args.manifest_hash = None
+    if args.manifest:
+        try:
+            with open(args.manifest) as file:
+                args.manifest_hash = json.load(file)["hash"]
+        except (OSError, ValueError, KeyError) as error:
+            parser.error(f"--manifest {args.manifest}: not a data manifest ({error})")
+        print(f"data manifest {args.manifest_hash}", flush=True)
     return args
 
 
@@ -179,9 +193,14 @@ class Data:
         self.validation_sets.update(games)
         self.selection_sets = list(games) or list(self.validation_sets)
         self.batches = Batches(p, args.mirror, device)
+        unscored = np.isnan(p.wins)
+        self.partial = bool(unscored.any())  # partial labels: their policy term is needed
+
         print(f"{len(p)} positions ({len(self.train_rows)} train, {is_validation.sum()} "
               f"validation, {held_out.sum()} in held-out games and {also_held.sum()} more "
-              f"found in them), {len(p.actions)} labelled moves, loaded in "
+              f"found in them), {int((~unscored).sum())} scored moves"
+              + (f" and {int(unscored.sum())} unscored (partial labels)" if self.partial else "")
+              + ", loaded in "
               f"{time.time() - started:.1f} s", flush=True)
 
 
@@ -334,7 +353,10 @@ def train(model, trained, optimizer, data, args, step, rank, world, device, best
         *inputs, wins, _ = data.batches.make(rows)
         with torch.autocast(device.type, dtype=torch.bfloat16, enabled=args.bf16):
             logits = trained(*inputs)
-        loss = -(hl_gauss_targets(wins, args.bins) * logits.float().log_softmax(-1)).sum(-1).mean()
+        loss = bin_loss(logits, wins, args.bins)
+        if data.partial and args.partial_policy_weight:
+            loss = loss + args.partial_policy_weight * partial_policy_loss(
+                logits, wins, inputs[4], len(rows), args.rank_temperature)
         if args.rank_weight:
             loss = loss + args.rank_weight * ranking_loss(logits, wins, inputs[4], len(rows),
                                                           args.rank_temperature)
@@ -356,7 +378,7 @@ def train(model, trained, optimizer, data, args, step, rank, world, device, best
                   f"ETA {eta / 60:.1f} min ", end="", flush=True)
         if rank == 0 and step % args.eval_every == 0:
             metrics = validate_sets(model, data.batches, data.validation_sets, args.bins, device)
-            log_line(args, {"step": step, "train_loss": smoothed,
+            log_line(args, {"step": step, "train_loss": smoothed, "manifest": args.manifest_hash,
                             "minutes": (time.time() - loop_start) / 60, **metrics})
             if best is not None:
                 best.offer(model, metrics, step, data.selection_sets)
@@ -379,7 +401,8 @@ def export_net(model, data, args, step, minutes, device):
         val_kendall_tau=f"{final['kendall_tau']:.4f}", val_loss=f"{final['val_loss']:.4f}",
         date=datetime.date.today().isoformat(),
         parameters=sum(p.numel() for p in model.parameters()),
-        parent=os.path.basename(args.init) if args.init else "none")
+        parent=os.path.basename(args.init) if args.init else "none",
+        **({"manifest": args.manifest_hash} if args.manifest_hash else {}))
     print(f"exported {args.out}", flush=True)
 
 

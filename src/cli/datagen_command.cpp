@@ -9,14 +9,17 @@
 #include <filesystem>
 #include <fstream>
 #include <limits>
+#include <map>
 #include <memory>
 #include <mutex>
+#include <nlohmann/json.hpp>
 #include <thread>
 
 #include "avocet/cli/progress.h"
 #include "avocet/datagen/selfplay.h"
 #include "avocet/datagen/shard.h"
 #include "avocet/datagen/tsv_import.h"
+#include "avocet/datagen/uci_process.h"
 #include "commands.h"
 
 namespace avocet::cli {
@@ -85,9 +88,11 @@ int import_tsv(const std::vector<std::string>& inputs, const std::string& output
     total_malformed += stats.malformed;
     progress.print_line(
         io.out,
-        fmt::format("{}: {} lines, {} positions, {} labelled moves, {} malformed lines, "
+        fmt::format("{}: {} lines, {} positions, {} labelled moves{}, {} malformed lines, "
                     "{} shards",
-                    input, stats.lines, stats.positions, stats.moves, stats.malformed, shard));
+                    input, stats.lines, stats.positions, stats.moves,
+                    stats.unscored > 0 ? fmt::format(" ({} more unscored)", stats.unscored) : "",
+                    stats.malformed, shard));
   }
   progress.finish();
   if (total_positions == 0)
@@ -107,6 +112,13 @@ datagen::SelfplayOptions selfplay_options(const cxxopts::ParseResult& parsed) {
   o.stockfish = parsed["stockfish"].as<std::string>();
   o.depth = int(integer_option(parsed, "depth", 1, 64));
   o.nodes = int(integer_option(parsed, "nodes", 0, std::numeric_limits<int>::max()));
+  o.multipv = int(integer_option(parsed, "multipv", 0, 255));
+  o.shallow_depth = int(integer_option(parsed, "shallow-depth", 0, 64));
+  if (o.shallow_depth > 0 && o.multipv == 0)
+    throw std::invalid_argument("--shallow-depth needs --multipv K: the moves searched deeper");
+  if (o.shallow_depth > 0 && o.nodes == 0 && o.shallow_depth >= o.depth)
+    throw std::invalid_argument(
+        fmt::format("--shallow-depth {} must be below --depth {}", o.shallow_depth, o.depth));
   o.seed = parsed["seed"].as<uint64_t>();
   o.opening_plies = int(integer_option(parsed, "opening-plies", 0, o.max_plies));
   o.blunder_rate = parsed["blunder-rate"].as<double>();
@@ -157,21 +169,108 @@ long resume_shards(const std::string& output, datagen::SeenPositions& seen, cons
   return existing;
 }
 
+// The folder's record of how its labels were made (recipe.json): the recipe, the same for
+// every file in the folder, and per annotation file the CPU seconds its Stockfish spent, so
+// that a recipe's cost per position is known however the runs were interrupted and resumed.
+// tools/data/manifest.py reads it into the data manifest.
+class RecipeRecord {
+ public:
+  RecipeRecord(const std::string& output, nlohmann::json recipe)
+      : path_(output + "/recipe.json"), recipe_(std::move(recipe)) {
+    if (!std::filesystem::exists(path_)) return;
+    std::ifstream in(path_);
+    nlohmann::json saved;
+    try {
+      saved = nlohmann::json::parse(in);
+    } catch (const std::exception& e) {
+      throw std::runtime_error(fmt::format("'{}' is not valid JSON: {}", path_, e.what()));
+    }
+    const nlohmann::json theirs = saved.value("recipe", nlohmann::json::object());
+    if (theirs != recipe_) {
+      std::string differences;
+      for (const auto& [key, value] : recipe_.items())
+        if (theirs.value(key, nlohmann::json()) != value)
+          differences += fmt::format("{}{} {}, not {}", differences.empty() ? "" : ", ", key,
+                                     theirs.value(key, nlohmann::json()).dump(), value.dump());
+      throw std::invalid_argument(fmt::format(
+          "'{}' holds labels of another recipe ({}): use another folder", output, differences));
+    }
+    // A named copy: items() of the temporary value() returns would outlive it in the loop.
+    const nlohmann::json files = saved.value("files", nlohmann::json::object());
+    for (const auto& [file, entry] : files.items()) files_[file] = entry;
+  }
+
+  // CPU seconds spent on `file` by earlier runs.
+  double earlier_seconds(const std::string& file) const {
+    return files_.contains(file) ? files_.at(file).value("engine_cpu_seconds", 0.0) : 0.0;
+  }
+  double total_earlier_seconds() const {
+    double total = 0;
+    for (const auto& [file, entry] : files_.items())
+      total += entry.value("engine_cpu_seconds", 0.0);
+    return total;
+  }
+
+  // Writes the record with `seconds[file]` spent by this run on top of earlier runs'; through
+  // a temporary file and a rename, so that a kill never leaves half a record.
+  void save(const std::map<std::string, std::pair<uint64_t, double>>& seconds) const {
+    nlohmann::json files = files_;
+    for (const auto& [file, seed_seconds] : seconds)
+      files[file] = {{"seed", seed_seconds.first},
+                     {"engine_cpu_seconds", earlier_seconds(file) + seed_seconds.second}};
+    const std::string temporary = path_ + ".tmp";
+    {
+      std::ofstream out(temporary);
+      out << nlohmann::json{{"recipe", recipe_}, {"files", files}}.dump(2) << '\n';
+      if (!out) throw std::runtime_error(fmt::format("cannot write '{}'", temporary));
+    }
+    std::filesystem::rename(temporary, path_);
+  }
+
+ private:
+  std::string path_;
+  nlohmann::json recipe_;
+  nlohmann::json files_ = nlohmann::json::object();
+};
+
+// The recipe as recipe.json records it: everything that decides what the labels are.
+nlohmann::json recipe_json(const datagen::SelfplayOptions& o, const std::string& book,
+                           const std::string& engine) {
+  return {{"engine", engine},
+          {"depth", o.nodes > 0 ? 0 : o.depth},
+          {"nodes", o.nodes},
+          {"multipv", o.multipv},
+          {"shallow_depth", o.shallow_depth},
+          {"hash_mb", o.hash_mb},
+          {"book", book},
+          {"book_openings", o.book.size()},
+          {"opening_plies", o.opening_plies},
+          {"opening_temperature", o.opening_temperature},
+          {"temperature", o.temperature},
+          {"blunder_rate", o.blunder_rate}};
+}
+
 // Runs `workers` selfplay workers until they have written `target` new positions between
-// them, showing progress; the first worker's error stops them all and is thrown.
-void run_workers(const datagen::SelfplayOptions& o, int workers, long target,
-                 const std::string& output, datagen::SeenPositions& seen, const Streams& io) {
+// them, or their Stockfish processes have spent the folder's `budget` CPU seconds (0: no
+// budget), showing progress and keeping recipe.json current; the first worker's error stops
+// them all and is thrown.
+void run_workers(const datagen::SelfplayOptions& o, int workers, long target, double budget,
+                 const std::string& output, const RecipeRecord& record,
+                 datagen::SeenPositions& seen, const Streams& io) {
   std::atomic<long> written{0};
   std::atomic<bool> stop{false};
   std::vector<std::thread> threads;
+  std::vector<std::atomic<double>> engine_seconds(static_cast<size_t>(workers));
   std::mutex error_mutex;
   std::string first_error;
+  auto stem = [&](int w) { return fmt::format("sf-seed{}-worker{}", o.seed, w); };
   for (int w = 0; w < workers; ++w) {
     threads.emplace_back([&, w] {
       try {
-        const std::string stem = fmt::format("{}/sf-seed{}-worker{}", output, o.seed, w);
-        datagen::run_selfplay_worker(o, w, (target + workers - 1 - w) / workers, stem + ".shard",
-                                     stem + ".tsv", seen, written, stop);
+        const std::string path = output + "/" + stem(w);
+        datagen::run_selfplay_worker(o, w, (target + workers - 1 - w) / workers, path + ".shard",
+                                     path + ".tsv", seen, written, stop,
+                                     &engine_seconds[size_t(w)]);
       } catch (const std::exception& e) {
         std::lock_guard lock(error_mutex);
         if (first_error.empty()) first_error = fmt::format("datagen worker {}: {}", w, e.what());
@@ -179,13 +278,32 @@ void run_workers(const datagen::SelfplayOptions& o, int workers, long target,
       }
     });
   }
+  auto spent = [&] {
+    std::map<std::string, std::pair<uint64_t, double>> seconds;
+    for (int w = 0; w < workers; ++w)
+      seconds[stem(w) + ".tsv"] = std::pair(o.seed, engine_seconds[size_t(w)].load());
+    return seconds;
+  };
+  auto total_spent = [&] {
+    double total = record.total_earlier_seconds();
+    for (const auto& s : engine_seconds) total += s.load();
+    return total;
+  };
   const auto start = std::chrono::steady_clock::now();
+  auto last_save = start;
   Progress progress(io.err, io.err_is_terminal, size_t(target), "positions");
   while (written < target && !stop) {
     std::this_thread::sleep_for(std::chrono::milliseconds(500));
     progress.update(size_t(std::min(written.load(), target)));
+    if (budget > 0 && total_spent() >= budget) stop = true;
+    if (std::chrono::steady_clock::now() - last_save > std::chrono::seconds(30)) {
+      record.save(spent());
+      last_save = std::chrono::steady_clock::now();
+    }
   }
+  stop = true;  // the target reached, the budget spent or an error: all workers end
   for (auto& t : threads) t.join();
+  record.save(spent());
   progress.finish();
   // Each worker's shard and annotation file end with its last whole record: what was
   // written before the error is kept, and a later run resumes from it.
@@ -193,8 +311,16 @@ void run_workers(const datagen::SelfplayOptions& o, int workers, long target,
     throw std::runtime_error(
         fmt::format("{}; {} positions written before it are kept", first_error, written.load()));
   const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  fmt::print(io.out, "wrote {} positions in {:.1f} s ({:.2f} positions/s)\n", written.load(), s,
-             written / std::max(s, 1e-9));
+  double cpu = 0;
+  for (const auto& e : engine_seconds) cpu += e.load();
+  fmt::print(io.out,
+             "wrote {} positions in {:.1f} s ({:.2f} positions/s); Stockfish CPU {:.1f} s "
+             "({:.0f} positions per core-hour){}\n",
+             written.load(), s, written / std::max(s, 1e-9), cpu,
+             written * 3600.0 / std::max(cpu, 1e-9),
+             budget > 0 && total_spent() >= budget
+                 ? fmt::format("; the folder's budget of {:.0f} CPU seconds is spent", budget)
+                 : "");
 }
 
 // Plays and labels games with Stockfish, one process per worker.
@@ -204,8 +330,23 @@ int selfplay(const cxxopts::ParseResult& parsed, const Streams& io) {
   const long target = long(integer_option(parsed, "positions", 1));
   o.book = opening_book(parsed, io);
 
+  const double budget = parsed["seconds"].as<double>();
+  if (!(budget >= 0)) throw std::invalid_argument("--seconds must be 0 or more");
+
   const std::string output = parsed["output"].as<std::string>();
   std::filesystem::create_directories(output);
+  // Asks Stockfish its name before any worker starts: a wrong --stockfish fails here, once.
+  const std::string engine = datagen::UciProcess(o.stockfish).name();
+  const std::string book =
+      parsed.count("book")
+          ? std::filesystem::path(parsed["book"].as<std::string>()).filename().string()
+          : "startpos";
+  const RecipeRecord record(output, recipe_json(o, book, engine));
+  if (budget > 0 && record.total_earlier_seconds() >= budget) {
+    fmt::print(io.out, "{}: its budget of {:.0f} Stockfish CPU seconds is already spent\n", output,
+               budget);
+    return 0;
+  }
   datagen::SeenPositions seen;
   const long existing = resume_shards(output, seen, io);
   if (parsed.count("book"))
@@ -218,7 +359,7 @@ int selfplay(const cxxopts::ParseResult& parsed, const Streams& io) {
   else
     fmt::print(io.out, "writing to {}\n", output);
 
-  run_workers(o, workers, target, output, seen, io);
+  run_workers(o, workers, target, budget, output, record, seen, io);
   return 0;
 }
 
@@ -239,6 +380,12 @@ int datagen_command(const Args& args, const Streams& io) {
   add("depth", "Stockfish depth per position", cxxopts::value<long long>()->default_value("7"));
   add("nodes", "Stockfish nodes per position instead of depth (0: use the depth)",
       cxxopts::value<long long>()->default_value("0"));
+  add("multipv", "moves searched at --depth (0: all; fewer leaves the rest unscored)",
+      cxxopts::value<long long>()->default_value("0"));
+  add("shallow-depth", "with --multipv K: score every move at this depth first",
+      cxxopts::value<long long>()->default_value("0"));
+  add("seconds", "stop when the folder's Stockfish CPU seconds reach this (0: no budget)",
+      cxxopts::value<double>()->default_value("0"));
   add("threads", "workers (one Stockfish each)", cxxopts::value<long long>()->default_value("1"));
   add("seed", "random seed (shards are named by seed and worker)",
       cxxopts::value<uint64_t>()->default_value("1"));

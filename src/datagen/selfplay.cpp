@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <limits>
 #include <random>
 #include <sstream>
 
@@ -27,13 +28,12 @@ struct ScoredLine {
   std::string score;  // as the annotation files write it: "35", "-120", "m3", "m-2"
 };
 
-// Labels every legal move of `pos` with one MultiPV search.
-std::vector<ScoredLine> label_position(UciProcess& engine, const Position& pos, int moves,
-                                       const SelfplayOptions& options) {
+// The exact (not bound) lines of one MultiPV search of `pos`, best first.
+std::vector<ScoredLine> search_lines(UciProcess& engine, const Position& pos, int moves,
+                                     const std::string& go) {
   engine.send(fmt::format("setoption name MultiPV value {}", moves));
   engine.send("position fen " + pos.fen());
-  engine.send(options.nodes > 0 ? fmt::format("go nodes {}", options.nodes)
-                                : fmt::format("go depth {}", options.depth));
+  engine.send(go);
   std::vector<ScoredLine> lines;
   std::vector<std::string> best_by_pv(size_t(moves) + 1);
   for (const std::string& line : engine.read_until("bestmove")) {
@@ -70,6 +70,25 @@ std::vector<ScoredLine> label_position(UciProcess& engine, const Position& pos, 
   return lines;
 }
 
+// Scores the moves of `pos` by the recipe (SelfplayOptions::multipv, shallow_depth): the
+// deep lines first, best first, then the shallow scores of the other moves.
+std::vector<ScoredLine> label_position(UciProcess& engine, const Position& pos, int legal,
+                                       const SelfplayOptions& options) {
+  const std::string deep = options.nodes > 0 ? fmt::format("go nodes {}", options.nodes)
+                                             : fmt::format("go depth {}", options.depth);
+  const int searched = options.multipv > 0 ? std::min(options.multipv, legal) : legal;
+  if (searched == legal || options.shallow_depth <= 0)
+    return search_lines(engine, pos, searched, deep);
+  const std::vector<ScoredLine> shallow =
+      search_lines(engine, pos, legal, fmt::format("go depth {}", options.shallow_depth));
+  std::vector<ScoredLine> lines = search_lines(engine, pos, searched, deep);
+  for (const ScoredLine& s : shallow)
+    if (std::none_of(lines.begin(), lines.end(),
+                     [&](const ScoredLine& l) { return l.move == s.move; }))
+      lines.push_back(s);
+  return lines;
+}
+
 // Cuts a line an interrupted run left unfinished off the end of a text file, so that the
 // next line appended starts a line of its own.
 void cut_to_last_whole_line(const std::string& path) {
@@ -92,7 +111,8 @@ uint64_t dedup_key(const nn::Tokens& tokens) {
 
 void run_selfplay_worker(const SelfplayOptions& options, int worker, long positions,
                          const std::string& shard_path, const std::string& annotation_path,
-                         SeenPositions& seen, std::atomic<long>& written, std::atomic<bool>& stop) {
+                         SeenPositions& seen, std::atomic<long>& written, std::atomic<bool>& stop,
+                         std::atomic<double>* engine_seconds) {
   UciProcess engine(options.stockfish);
   engine.send("setoption name Threads value 1");
   engine.send(fmt::format("setoption name Hash value {}", options.hash_mb));
@@ -116,6 +136,7 @@ void run_selfplay_worker(const SelfplayOptions& options, int worker, long positi
       const Position& pos = game.position();
       const MoveList legal = legal_moves(pos);
       const std::vector<ScoredLine> lines = label_position(engine, pos, int(legal.size()), options);
+      if (engine_seconds) *engine_seconds = engine.cpu_seconds();
       if (lines.empty()) break;
       if (seen.insert(dedup_key(nn::tokenize(pos)))) {
         std::vector<LabelledMove> labelled;
@@ -125,6 +146,14 @@ void run_selfplay_worker(const SelfplayOptions& options, int worker, long positi
           annotation +=
               fmt::format("{}{}:{}", &l == &lines.front() ? "" : " ", to_uci(l.move), l.score);
         }
+        // The moves the recipe left unsearched: written unscored, so that training knows
+        // every legal move (the policy term of a partial label) and which it must not fit.
+        for (const Move m : legal)
+          if (std::none_of(lines.begin(), lines.end(),
+                           [&](const ScoredLine& l) { return l.move == m; })) {
+            labelled.push_back({m, std::numeric_limits<float>::quiet_NaN()});
+            annotation += fmt::format(" {}:{}", to_uci(m), kUnscored);
+          }
         writer.write(pos, labelled);
         annotations << annotation << '\n';
         ++mine;

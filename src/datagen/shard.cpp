@@ -145,7 +145,8 @@ std::vector<ShardRecord> read_records(const std::string& path, bool cut, uintmax
       if (features &&
           !in.read(reinterpret_cast<char*>(r.move_features[i].data()), kMoveFeatureCount))
         return false;
-      if (action >= nn::kActionCount || !(win >= 0.0f && win <= 1.0f))
+      // NaN is an unscored move (a partial label); anything else outside [0, 1] is corrupt.
+      if (action >= nn::kActionCount || !(std::isnan(win) || (win >= 0.0f && win <= 1.0f)))
         throw std::runtime_error(fmt::format("'{}': corrupt record {}", path, records.size()));
     }
     return true;

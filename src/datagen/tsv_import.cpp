@@ -3,7 +3,10 @@
 #include <fmt/format.h>
 #include <fmt/ostream.h>
 
+#include <algorithm>
+#include <cmath>
 #include <istream>
+#include <limits>
 #include <ostream>
 #include <stdexcept>
 
@@ -28,13 +31,17 @@ std::pair<Position, std::vector<LabelledMove>> parse_annotation_line(std::string
     if (colon == std::string_view::npos)
       throw std::invalid_argument(fmt::format("entry '{}' is not move:score", entry));
     const Move move = parse_uci(pos, entry.substr(0, colon));
-    const std::optional<float> win = parse_score(entry.substr(colon + 1));
+    const std::string_view score = entry.substr(colon + 1);
+    const std::optional<float> win =
+        score == kUnscored ? std::numeric_limits<float>::quiet_NaN() : parse_score(score);
     if (!win) throw std::invalid_argument(fmt::format("bad score in '{}'", entry));
     for (const LabelledMove& m : moves)
       if (m.move == move) throw std::invalid_argument(fmt::format("move '{}' repeated", entry));
     moves.push_back({move, *win});
   }
-  if (moves.empty()) throw std::invalid_argument("no labelled moves");
+  if (std::all_of(moves.begin(), moves.end(),
+                  [](const LabelledMove& m) { return std::isnan(m.win_probability); }))
+    throw std::invalid_argument("no scored moves");
   return {pos, moves};
 }
 
@@ -50,7 +57,11 @@ ImportStats import_annotations(
       const auto [pos, moves] = parse_annotation_line(line);
       write(pos, moves);
       ++stats.positions;
-      stats.moves += long(moves.size());
+      const long unscored = std::count_if(moves.begin(), moves.end(), [](const LabelledMove& m) {
+        return std::isnan(m.win_probability);
+      });
+      stats.moves += long(moves.size()) - unscored;
+      stats.unscored += unscored;
     } catch (const std::exception& e) {
       if (++stats.malformed <= max_reports)
         fmt::print(report, "line {}: {}\n", stats.lines, e.what());

@@ -9,6 +9,8 @@
 
 #include <cerrno>
 #include <cstring>
+#include <fstream>
+#include <sstream>
 #include <stdexcept>
 #include <thread>
 
@@ -82,7 +84,8 @@ UciProcess::UciProcess(const std::string& path) : path_(path) {
   }
   try {
     send("uci");
-    read_until("uciok");
+    for (const std::string& line : read_until("uciok"))
+      if (line.rfind("id name ", 0) == 0) name_ = line.substr(8);
   } catch (const std::exception&) {
     stop(std::chrono::milliseconds(1000));
     throw;
@@ -149,6 +152,24 @@ std::vector<std::string> UciProcess::read_until(const std::string& prefix) {
     if (line.rfind(prefix, 0) == 0) return lines;
   }
   throw std::runtime_error(fmt::format("'{}' {} (waiting for '{}')", path_, ended(), prefix));
+}
+
+double UciProcess::cpu_seconds() const {
+  if (pid_ <= 0) return 0;
+  std::ifstream stat(fmt::format("/proc/{}/stat", pid_));
+  std::string text;
+  if (!std::getline(stat, text)) return 0;
+  // Field 2, the command name, is in parentheses and may hold spaces: count from its end.
+  const size_t close = text.rfind(')');
+  if (close == std::string::npos) return 0;
+  std::istringstream fields(text.substr(close + 2));
+  std::string field;
+  unsigned long long user = 0, system = 0;
+  for (int i = 3; i <= 15 && fields >> field; ++i) {  // utime is field 14, stime 15
+    if (i == 14) user = std::stoull(field);
+    if (i == 15) system = std::stoull(field);
+  }
+  return double(user + system) / double(sysconf(_SC_CLK_TCK));
 }
 
 }  // namespace avocet::datagen

@@ -635,6 +635,12 @@ TEST(Cli, NonsenseNumbersAndExtraArgumentsAreRefused) {
       {{"datagen", "-o", shards.c_str(), "--temperature", "-1"},
        "--temperature must be > 0, got -1"},
       {{"datagen", "--from-tsv", csv}, "datagen needs -o DIR, the output folder"},
+      {{"datagen", "-o", shards.c_str(), "--shallow-depth", "3"},
+       "--shallow-depth needs --multipv K: the moves searched deeper"},
+      {{"datagen", "-o", shards.c_str(), "--multipv", "2", "--shallow-depth", "7"},
+       "--shallow-depth 7 must be below --depth 7"},
+      {{"datagen", "-o", shards.c_str(), "--multipv", "-1"}, "--multipv must be 0 to 255, got -1"},
+      {{"datagen", "-o", shards.c_str(), "--seconds", "-1"}, "--seconds must be 0 or more"},
       {{"tb", "8/8/8/8/8/2k5/8/KR6 w - - 0 1"},
        "tb needs --path DIRS, the Syzygy table directories"},
       {{"actions", "x"}, "actions: unexpected argument 'x' (see 'avocet actions --help')"},
@@ -658,6 +664,34 @@ TEST(Cli, DatagenWithoutAnOutputFolderRunsNothing) {
   if (!had_shards) {
     EXPECT_FALSE(std::filesystem::exists("shards"));
   }
+}
+
+// A folder's labels are of one recipe: recipe.json records it with the CPU seconds Stockfish
+// spent on each file, a run of another recipe is refused with what differs, and a budget
+// (--seconds) already spent starts nothing.
+TEST(Cli, DatagenKeepsOneRecipePerFolderAndItsCost) {
+  if (!std::filesystem::exists("/usr/games/stockfish")) GTEST_SKIP() << "no Stockfish";
+  const std::string dir = ::testing::TempDir() + "avocet_recipe";
+  std::filesystem::remove_all(dir);
+  const Result first =
+      run_cli({"datagen", "-o", dir.c_str(), "--depth", "3", "--positions", "4", "--seed", "7"});
+  ASSERT_EQ(first.status, 0) << first.err;
+  std::ifstream in(dir + "/recipe.json");
+  const std::string record((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_NE(record.find("\"depth\": 3"), std::string::npos) << record;
+  EXPECT_NE(record.find("\"engine\": \"Stockfish"), std::string::npos) << record;
+  EXPECT_NE(record.find("sf-seed7-worker0.tsv"), std::string::npos) << record;
+  const Result other = run_cli({"datagen", "-o", dir.c_str(), "--depth", "4", "--positions", "4"});
+  EXPECT_EQ(other.status, 2);
+  EXPECT_EQ(other.err,
+            "avocet: '" + dir +
+                "' holds labels of another recipe (depth 3, not 4): use another folder\n");
+  const Result spent = run_cli(
+      {"datagen", "-o", dir.c_str(), "--depth", "3", "--seconds", "0.000001", "--seed", "7"});
+  EXPECT_EQ(spent.status, 0) << spent.err;
+  EXPECT_NE(spent.out.find("budget of 0 Stockfish CPU seconds is already spent"), std::string::npos)
+      << spent.out;
+  std::filesystem::remove_all(dir);
 }
 
 // A file that yields nothing is an error with one line, not an empty table and status 0.

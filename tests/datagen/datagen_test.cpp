@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -7,6 +8,7 @@
 
 #include "avocet/chess/features.h"
 #include "avocet/chess/move_text.h"
+#include "avocet/chess/movegen.h"
 #include "avocet/datagen/selfplay.h"
 #include "avocet/datagen/shard.h"
 #include "avocet/datagen/tsv_import.h"
@@ -38,6 +40,27 @@ TEST(Datagen, AnnotationLines) {
         "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1\t", "8/8/8 w - - 0 1\te2e4:1",
         "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1\te2e4:1 e2e4:2"})
     EXPECT_THROW(parse_annotation_line(bad), std::invalid_argument) << bad;
+}
+
+// A partial label: moves the recipe did not search are `move:?`, NaN in the shard; a line
+// must score at least one move.
+TEST(Datagen, AnnotationLinesWithUnscoredMoves) {
+  const auto [pos, moves] =
+      parse_annotation_line("4k3/8/8/8/8/8/4P3/4K3 w - - 0 1\te2e4:35 e1d1:? e2e3:?");
+  ASSERT_EQ(moves.size(), 3u);
+  EXPECT_FALSE(std::isnan(moves[0].win_probability));
+  EXPECT_TRUE(std::isnan(moves[1].win_probability));
+  EXPECT_THROW(parse_annotation_line("4k3/8/8/8/8/8/4P3/4K3 w - - 0 1\te2e4:? e1d1:?"),
+               std::invalid_argument);
+  EXPECT_THROW(parse_annotation_line("4k3/8/8/8/8/8/4P3/4K3 w - - 0 1\te2e4:?? e1d1:3"),
+               std::invalid_argument);
+  const std::string path = ::testing::TempDir() + "/avocet_partial.shard";
+  std::filesystem::remove(path);
+  ShardWriter(path).write(pos, moves);
+  const std::vector<ShardRecord> records = read_shard(path);  // NaN is not corruption
+  ASSERT_EQ(records.size(), 1u);
+  EXPECT_TRUE(std::isnan(records[0].actions[1].second));
+  std::filesystem::remove(path);
 }
 
 // Malformed lines are counted and reported, good ones kept.
@@ -196,6 +219,41 @@ TEST(Datagen, SelfplayWritesAnnotationsAndBlundersAtTheGivenRate) {
   if (!std::filesystem::exists("/usr/games/stockfish")) GTEST_SKIP() << "no Stockfish";
   EXPECT_EQ(moves_off_stockfish_best(0.0), 0);
   EXPECT_GE(moves_off_stockfish_best(1.0), 4);  // 9 uniformly random moves
+}
+
+// The cheaper recipes. With --multipv 1 every record holds all legal moves and exactly one
+// scored, Stockfish's best; with a shallow pass every move is scored.
+TEST(Datagen, SelfplayRecipesLabelWhatTheySay) {
+  if (!std::filesystem::exists("/usr/games/stockfish")) GTEST_SKIP() << "no Stockfish";
+  const std::string dir = ::testing::TempDir() + "/avocet_recipes";
+  for (const int shallow : {0, 2}) {
+    std::filesystem::remove_all(dir);
+    std::filesystem::create_directories(dir);
+    SelfplayOptions options;
+    options.book = {std::string(kStartFen)};
+    options.depth = 4;
+    options.multipv = shallow ? 3 : 1;
+    options.shallow_depth = shallow;
+    SeenPositions seen;
+    std::atomic<long> written{0};
+    std::atomic<bool> stop{false};
+    std::atomic<double> seconds{0};
+    run_selfplay_worker(options, 0, 6, dir + "/w.shard", dir + "/w.tsv", seen, written, stop,
+                        &seconds);
+    EXPECT_GT(seconds.load(), 0.0) << "the engine's CPU time";
+    std::ifstream annotations(dir + "/w.tsv");
+    int lines = 0;
+    for (std::string line; std::getline(annotations, line); ++lines) {
+      const auto [pos, moves] = parse_annotation_line(line);
+      EXPECT_EQ(moves.size(), legal_moves(pos).size()) << line;
+      const long scored = std::count_if(moves.begin(), moves.end(), [](const LabelledMove& m) {
+        return !std::isnan(m.win_probability);
+      });
+      EXPECT_EQ(scored, shallow ? long(moves.size()) : 1L) << line;
+    }
+    EXPECT_EQ(lines, 6);
+  }
+  std::filesystem::remove_all(dir);
 }
 
 TEST(Datagen, SelfplayResumesAfterAKillMidRecord) {

@@ -4,6 +4,7 @@ held-out games (--held-out-shards) kept out of training, and validation logs hol
 Needs torch and numpy (python3-torch); exits 77, which CTest counts as skipped, without them."""
 
 import json
+import math
 import os
 import sys
 import tempfile
@@ -20,6 +21,7 @@ except ImportError:
     sys.exit(77)
 
 import shards as shard_io  # noqa: E402
+import metrics  # noqa: E402
 import train  # noqa: E402
 from batches import Batches  # noqa: E402
 
@@ -169,6 +171,65 @@ class HeldOutGamesTest(unittest.TestCase):
             with self.assertRaisesRegex(ValueError, "no shards"):
                 self.data([os.path.join(folder, "plain-000.shard")],
                           [os.path.join(folder, "empty")])
+
+
+class PartialLabelTest(unittest.TestCase):
+    """Partial labels (datagen --multipv 1): unscored moves (NaN) have no bin target, and the
+    policy term asks that the scored best move be valued above them."""
+
+    def test_unscored_moves_add_nothing_to_the_bin_loss(self):
+        logits = torch.randn(5, 8)
+        wins = torch.tensor([0.7, float("nan"), 0.2, float("nan"), 0.4])
+        scored = torch.tensor([0, 2, 4])
+        self.assertAlmostEqual(metrics.bin_loss(logits, wins, 8).item(),
+                               metrics.bin_loss(logits[scored], wins[scored], 8).item(), 6)
+
+    def test_the_policy_term_falls_as_the_best_move_is_valued_higher(self):
+        nan = float("nan")
+        wins = torch.tensor([0.6, nan, nan, 0.5, 0.4])  # position 0 partial, 1 fully scored
+        board = torch.tensor([0, 0, 0, 1, 1])
+        def loss(best_bin):
+            logits = torch.full((5, 4), -9.0)
+            logits[:, 1] = 0  # every move valued in bin 1 ...
+            logits[0] = -9.0
+            logits[0, best_bin] = 0  # ... but the scored best move of position 0
+            return metrics.partial_policy_loss(logits, wins, board, 2, 0.05).item()
+        self.assertLess(loss(3), loss(1))
+        self.assertLess(loss(1), loss(0))
+        self.assertAlmostEqual(loss(1), math.log(3), 4)  # an even guess among its 3 moves
+        full = torch.tensor([0.6, 0.3, 0.5, 0.5, 0.4])  # no partial position: no term
+        self.assertEqual(metrics.partial_policy_loss(torch.zeros(5, 4), full, board, 2, 0.05)
+                         .item(), 0.0)
+
+    def test_validation_scores_partial_positions_by_their_best_move(self):
+        data = positions([3, 2, 4])
+        data.wins[:] = [0.2, 0.9, 0.1, 0.5, 0.6, np.nan, 0.7, np.nan, np.nan]
+        # A model that puts each move in a fixed bin, so its choice per position is known:
+        # move 1 (0.9), move 1 (0.6), and in the partial position its scored move (0.7).
+        bins = [0, 3, 0, 0, 1, 0, 3, 0, 0]
+
+        class Model:
+            training = False
+
+            def __call__(self, tokens, from_token, to_token, promotion, board, squares, moves):
+                logits = torch.full((len(board), 4), -9.0)
+                logits[torch.arange(len(board)), torch.as_tensor(bins)] = 0
+                return logits
+
+            def eval(self):
+                pass
+
+            def train(self, mode):
+                pass
+
+        batches = Batches(data, mirror=False, device="cpu")
+        result = metrics.validate(Model(), batches, np.arange(3), 4, "cpu")
+        self.assertAlmostEqual(result["action_accuracy"], 1.0)
+        self.assertAlmostEqual(result["full_share"], 2 / 3)
+        self.assertAlmostEqual(result["regret"], 0.0)
+        bins[6], bins[7] = 0, 3  # now it prefers an unscored move there
+        self.assertAlmostEqual(metrics.validate(Model(), batches, np.arange(3), 4, "cpu")
+                               ["action_accuracy"], 2 / 3)
 
 
 class LogLineTest(unittest.TestCase):

@@ -12,7 +12,8 @@
 // reorders its squares. Version 1 files ("AVOSHRD1": no header, no features) still read.
 //
 // The win probability is the side to move's, after the move: Stockfish's centipawns through
-// 1 / (1 + exp(-0.00368208 cp)), mate for the mover 1, mated 0.
+// 1 / (1 + exp(-0.00368208 cp)), mate for the mover 1, mated 0; NaN for a legal move the
+// labelling recipe did not search (a partial label, datagen/selfplay.h).
 #pragma once
 
 #include <cstdint>
@@ -42,6 +43,9 @@ struct ShardRecord {
   std::array<SquareFeatures, 64> squares{};         // token order; zero in version 1 files
   std::vector<MoveFeatures> move_features;          // per action; empty in version 1 files
 };
+
+// The score an annotation file gives a legal move the recipe did not search: `e2e4:?`.
+inline constexpr std::string_view kUnscored = "?";
 
 // Stockfish's score for a move, from the mover's view, as a win probability.
 float win_probability_from_centipawns(double centipawns);

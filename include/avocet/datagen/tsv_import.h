@@ -13,7 +13,8 @@ namespace avocet::datagen {
 struct ImportStats {
   long lines = 0;
   long positions = 0;
-  long moves = 0;
+  long moves = 0;     // scored
+  long unscored = 0;  // legal moves a partial label leaves unscored (`move:?`)
   long malformed = 0;
 };
 

@@ -30,6 +30,13 @@ class UciProcess {
   // Reads lines until one starts with `prefix`; returns all lines read (that one included).
   std::vector<std::string> read_until(const std::string& prefix);
 
+  // The engine's name from its `id name` line ("Stockfish 15.1").
+  const std::string& name() const { return name_; }
+
+  // The engine's CPU time so far (user + system, from /proc/PID/stat), in seconds: what a
+  // label costs, whatever else shares the core. 0 where /proc cannot be read.
+  double cpu_seconds() const;
+
  private:
   // Closes our end and waits up to `grace` for the engine to exit, then kills it; returns
   // how it ended ("exited with status 3", "was killed by signal 11 (Segmentation fault)").
@@ -40,6 +47,7 @@ class UciProcess {
   pid_t pid_ = -1;          // -1 once reaped
   FILE* stream_ = nullptr;  // our end of the socket pair, read through stdio, written with send()
   std::string path_;
+  std::string name_;
   std::string ending_;  // how the engine ended, once known
 };
 

@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# The labeller that never stops: runs the recipes of tools/data/label-plan.txt in order with
+# `avocet datagen` at nice 19 on one core, each into DATA_ROOT/NAME until its budget of
+# Stockfish CPU hours is spent (datagen --seconds; the cost is kept in NAME/recipe.json, so
+# a killed run resumes where it stopped, budget included), then refreshes the manifest
+# (tools/data/manifest.py). Start it before anything else in a session:
+#
+#   nohup tools/data/labeller.sh /path/to/data/labels > /path/to/data/labeller.log 2>&1 &
+#
+# It runs a copy of build/avocet kept in DATA_ROOT/bin (building it first if there is none),
+# so that rebuilding the repository does not disturb it. AVOCET_BOOKS names the books
+# folder (default: ../shared/data/books beside the repository); LABEL_PLAN another plan.
+set -euo pipefail
+repo="$(cd "$(dirname "$0")/../.." && pwd)"
+root="${1:?usage: tools/data/labeller.sh DATA_ROOT}"
+books="${AVOCET_BOOKS:-$repo/../shared/data/books}"
+plan="${LABEL_PLAN:-$repo/tools/data/label-plan.txt}"
+mkdir -p "$root/bin"
+root="$(cd "$root" && pwd)"
+
+[ -x "$repo/build/avocet" ] || nice -n 19 "$repo/tools/build.sh"
+commit="$(git -C "$repo" rev-parse --short HEAD)"
+avocet="$root/bin/avocet-$commit"
+[ -x "$avocet" ] || cp "$repo/build/avocet" "$avocet"
+
+while read -r name hours options; do
+  case "$name" in "" | "#"*) continue ;; esac
+  seconds=$(awk -v h="$hours" 'BEGIN { printf "%d", h * 3600 }')
+  echo "$(date -u +%FT%TZ) $name: ${hours} core-hours, $options"
+  # A failure (a Stockfish crash, a full disk) is logged and the recipe tried again: the
+  # labeller must not stop, and datagen resumes from the last whole record.
+  # shellcheck disable=SC2086 # the options are words
+  until nice -n 19 "$avocet" datagen -o "$root/$name" --seconds "$seconds" \
+    --positions 1000000000 ${options//\{books\}/$books}; do
+    echo "$(date -u +%FT%TZ) $name: datagen failed; again in 60 s"
+    sleep 60
+  done
+  /usr/bin/python3 "$repo/tools/data/manifest.py" "$root" || true
+done < "$plan"
