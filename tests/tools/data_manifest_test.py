@@ -80,6 +80,18 @@ class ManifestTest(unittest.TestCase):
         self.assertIn("ext: 1 positions to train, 0 held out", result.stdout)
         self.assertEqual(sorted(os.listdir(os.path.join(staged, "held-out"))),
                          ["recipe-x-000.shard"])
+        judge = os.path.join(self.root, "judge-y")
+        os.makedirs(judge)
+        with open(os.path.join(judge, "recipe.json"), "w") as out:
+            json.dump({"recipe": {"depth": 12}, "files": {}}, out)
+        with open(os.path.join(judge, "sf-seed2-worker0.tsv"), "w") as out:
+            out.writelines(GAME_A + GAME_B)
+        result = run(PREPARE, os.path.join(self.root, "manifests", self.manifest()["hash"]
+                                           + ".json"), "-o", staged, "--avocet", AVOCET,
+                     "--held-out-percent", "0")
+        self.assertEqual(result.returncode, 0, result.stderr)
+        self.assertIn("judge-y: 0 positions to train, 3 held out", result.stdout)  # whole
+        self.assertIn("recipe-x: 6 positions to train, 0 held out", result.stdout)  # grown
         with open(self.tsv, "r+") as out:
             out.write("8")  # rewritten, not grown
         result = run(PREPARE, archived, "-o", staged, "--avocet", AVOCET)

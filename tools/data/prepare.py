@@ -5,8 +5,9 @@ For each file of the manifest it reads exactly the bytes the manifest hashed, an
 file whose hash no longer matches (a file rewritten rather than grown). Labeller files hold
 whole games in order: each recipe's games are split by a hash of the game's first position
 (tools/split_games.py), so the same games stay held out however far the files grow, and
-are never trained on. Files listed with --external (shuffled positions, no games) go to
-training whole; train.py's split by position hash validates them.
+are never trained on. A recipe folder named judge-* (a set labelled the expensive way, to
+compare recipes by) is held out whole. Files listed with --external (shuffled positions, no
+games) go to training whole; train.py's split by position hash validates them.
 
 One data set per recipe folder, named after it, so train.py reports each recipe on its own.
 Writes OUT/train/*.shard, OUT/held-out/*.shard and OUT/manifest.json (the manifest used);
@@ -55,6 +56,9 @@ def stage(manifest, root, out, held_out_percent):
         if entry.get("external"):
             name = os.path.basename(entry["path"]).replace(".tsv.xz", "").replace(".tsv", "")
             sides = {"train": text.splitlines(keepends=True), "held-out": []}
+        elif entry["recipe_name"].startswith("judge-"):
+            name = entry["recipe_name"]
+            sides = {"train": [], "held-out": text.splitlines(keepends=True)}
         else:
             name = entry["recipe_name"]
             sides = {"train": [], "held-out": []}
