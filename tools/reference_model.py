@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""PyTorch reference of Avocet's two network families, written from DESIGN.md.
+"""PyTorch reference of Avocet's two network families, written from src/DESIGN.md.
 
 Builds randomly initialised models of given sizes, exports them as safetensors, and writes
 the expected per-move value-bin log-probabilities for given FENs (legal moves listed by

@@ -143,7 +143,7 @@ def parse_args(argv=None):
 
 class Data:
     """The shards, split into training rows and per-data-set validation rows by a hash of
-    the position (DESIGN.md: the sets differ in distribution, so each is reported), and the
+    the position (src/DESIGN.md: the sets differ in distribution, so each is reported), and the
     held-out games' data sets, validation only. `selection_sets` names the sets --keep-best
     judges by: the held-out games' where there are any."""
 

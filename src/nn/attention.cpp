@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "avocet/nn/aligned_vector.h"
+#include "avocet/nn/cpu_level.h"
 #include "avocet/nn/transformer.h"
 #include "cephes_exp.h"
 
@@ -92,7 +93,7 @@ void attention_reference(const float* qkv, int qkv_stride, int tokens, int d, in
 
 // gcc 12 warns that the `__Y` of _mm512_undefined_*() "is" or "may be used uninitialized"
 // (undefined on purpose) wherever a masked load, a shuffle or a reduction is inlined; see
-// nn/transformer.h.
+// nn/eigen.h.
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
@@ -615,8 +616,8 @@ bool attention_avx512_bf16_supported(int tokens, int head_size, const AttentionT
   static const bool bf16 = __builtin_cpu_supports("avx512f") &&
                            __builtin_cpu_supports("avx512bw") &&
                            __builtin_cpu_supports("avx512bf16") && __builtin_cpu_supports("fma");
-  return bf16 && tokens >= 1 && tokens <= kMaxAvx512Tokens && head_size % 32 == 0 &&
-         !terms.relative();
+  return bf16 && cpu_level_allowed(CpuLevel::Avx512Bf16) && tokens >= 1 &&
+         tokens <= kMaxAvx512Tokens && head_size % 32 == 0 && !terms.relative();
 #else
   (void)tokens, (void)head_size, (void)terms;
   return false;
@@ -627,7 +628,7 @@ bool attention_avx512_supported(int tokens) {
 #ifdef AVOCET_X86
   // __builtin_cpu_supports also checks that the OS saves the zmm registers (XCR0).
   static const bool avx512 = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("fma");
-  return avx512 && tokens >= 1 && tokens <= kMaxAvx512Tokens;
+  return avx512 && cpu_level_allowed(CpuLevel::Avx512) && tokens >= 1 && tokens <= kMaxAvx512Tokens;
 #else
   (void)tokens;
   return false;

@@ -20,6 +20,7 @@
 
 #include "avocet/nn/aligned_vector.h"
 #include "avocet/nn/attention.h"
+#include "avocet/nn/cpu_level.h"
 
 #if defined(__x86_64__) || defined(__i386__)
 #include <immintrin.h>
@@ -272,7 +273,7 @@ void attention_avx2(const float* qkv, int qkv_stride, int tokens, int d, int hea
 bool attention_avx2_supported(int head_size, const AttentionTerms& terms) {
 #ifdef AVOCET_X86
   static const bool avx2 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
-  return avx2 && head_size % 8 == 0 && !terms.relative();
+  return avx2 && cpu_level_allowed(CpuLevel::Avx2) && head_size % 8 == 0 && !terms.relative();
 #else
   (void)head_size, (void)terms;
   return false;

@@ -1,5 +1,7 @@
 #include "avocet/nn/bf16_gemm.h"
 
+#include "avocet/nn/cpu_level.h"
+
 #if defined(__x86_64__) || defined(__i386__)
 #include <immintrin.h>
 #define AVOCET_X86 1
@@ -177,7 +179,7 @@ bool avx512_bf16_supported() {
   // __builtin_cpu_supports also checks that the OS saves the zmm registers (XCR0).
   static const bool supported =
       __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bf16");
-  return supported;
+  return supported && cpu_level_allowed(CpuLevel::Avx512Bf16);
 #else
   return false;
 #endif

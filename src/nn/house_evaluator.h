@@ -1,4 +1,4 @@
-// Family `house` behind the Evaluator interface (DESIGN.md, "The two network families").
+// Family `house` behind the Evaluator interface (src/DESIGN.md, "The two network families").
 #pragma once
 
 #include <array>

@@ -12,6 +12,8 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "avocet/nn/cpu_level.h"
+
 namespace avocet::nn::int8 {
 
 namespace {
@@ -236,14 +238,14 @@ void gemm_reference(const PackedWeights& w, const float* x, int rows, int x_stri
 #ifdef AVOCET_X86
 
 // gcc 12 warns that the `__Y` of _mm512_undefined_*() "may be used uninitialized" (undefined on
-// purpose) wherever a masked load or a reduction is inlined; see nn/transformer.h.
+// purpose) wherever a masked load or a reduction is inlined; see nn/eigen.h.
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
 #endif
 
 #define AVOCET_VNNI_TARGET __attribute__((target("avx512f,avx512vnni")))
-#define AVOCET_AVX2_TARGET __attribute__((target("avx2")))
+#define AVOCET_AVX2_TARGET __attribute__((target("avx2,fma")))
 
 namespace {
 
@@ -437,6 +439,17 @@ AVOCET_VNNI_TARGET void quantize_rows_vnni(const float* x, int rows, int x_strid
   }
 }
 
+// A row's sums times its scale, times the columns' scales, added to `out`'s masked columns when
+// accumulating. The fused multiply-add is written out: left to the compiler, whether it fuses
+// the multiply into the addition (rounding once instead of twice) depends on the code around it,
+// and gcc 12 did for some block heights and not others, so a row's values depended on the rows
+// computed with it (Trunk.ReadRowsGetTheValuesOfAFullRun).
+AVOCET_VNNI_TARGET __m512 rescale(__m512 scaled, __m512 scale, bool accumulate, __mmask16 mask,
+                                  const float* out) {
+  return accumulate ? _mm512_fmadd_ps(scaled, scale, _mm512_maskz_loadu_ps(mask, out))
+                    : _mm512_mul_ps(scaled, scale);
+}
+
 // One register block: ROWS quantized rows against one 64-column panel; writes the first
 // `columns` (1..64) outputs of each row.
 template <int ROWS>
@@ -468,10 +481,10 @@ AVOCET_VNNI_TARGET void vnni_block(const uint8_t* a, int groups, const int32_t* 
     const __m512 scale = _mm512_loadu_ps(column_scale + 16 * j);
     for (int r = 0; r < ROWS; ++r) {
       float* out = y + size_t(r) * size_t(y_stride) + size_t(16 * j);
-      __m512 result = _mm512_cvtepi32_ps(_mm512_sub_epi32((__m512i)sum[r][j], offset));
-      result = _mm512_mul_ps(_mm512_mul_ps(result, _mm512_set1_ps(row_scale[r])), scale);
-      if (accumulate) result = _mm512_add_ps(result, _mm512_maskz_loadu_ps(mask, out));
-      _mm512_mask_storeu_ps(out, mask, result);
+      const __m512 scaled =
+          _mm512_mul_ps(_mm512_cvtepi32_ps(_mm512_sub_epi32((__m512i)sum[r][j], offset)),
+                        _mm512_set1_ps(row_scale[r]));
+      _mm512_mask_storeu_ps(out, mask, rescale(scaled, scale, accumulate, mask, out));
     }
   }
 }
@@ -567,15 +580,20 @@ AVOCET_AVX2_TARGET void avx2_block(const int16_t* a, int groups, const int32_t* 
     const __m256 scale = _mm256_loadu_ps(column_scale + 8 * j);
     for (int r = 0; r < ROWS; ++r) {
       float* out = y + size_t(r) * size_t(y_stride) + size_t(8 * j);
-      __m256 result = _mm256_cvtepi32_ps((__m256i)sum[r][j]);
-      result = _mm256_mul_ps(_mm256_mul_ps(result, _mm256_set1_ps(row_scale[r])), scale);
+      const __m256 scaled =
+          _mm256_mul_ps(_mm256_cvtepi32_ps((__m256i)sum[r][j]), _mm256_set1_ps(row_scale[r]));
+      // As rescale() in the VNNI kernel: the multiply-add fused in writing, whatever the
+      // compiler would do; a partial panel goes through a copy of its columns.
       if (valid == 8) {
-        if (accumulate) result = _mm256_add_ps(result, _mm256_loadu_ps(out));
-        _mm256_storeu_ps(out, result);
+        _mm256_storeu_ps(out, accumulate ? _mm256_fmadd_ps(scaled, scale, _mm256_loadu_ps(out))
+                                         : _mm256_mul_ps(scaled, scale));
       } else {
-        float values[8];
+        float values[8] = {};
+        if (accumulate) std::copy(out, out + valid, values);
+        const __m256 result = accumulate ? _mm256_fmadd_ps(scaled, scale, _mm256_loadu_ps(values))
+                                         : _mm256_mul_ps(scaled, scale);
         _mm256_storeu_ps(values, result);
-        for (int c = 0; c < valid; ++c) out[c] = accumulate ? out[c] + values[c] : values[c];
+        std::copy(values, values + valid, out);
       }
     }
   }
@@ -649,14 +667,14 @@ void gemm(const PackedWeights& w, const float* x, int rows, int x_stride, float*
 bool kernel_supported(Kernel kernel) {
 #ifdef AVOCET_X86
   // __builtin_cpu_supports also checks that the OS saves the registers (XCR0).
-  static const bool avx2 = __builtin_cpu_supports("avx2");
+  static const bool avx2 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
   static const bool vnni =
       __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vnni");
   switch (kernel) {
     case Kernel::Avx2:
-      return avx2;
+      return avx2 && cpu_level_allowed(CpuLevel::Avx2);
     case Kernel::Vnni:
-      return vnni;
+      return vnni && cpu_level_allowed(CpuLevel::Avx512Vnni);
     case Kernel::Reference:
       return true;
   }
@@ -676,7 +694,10 @@ namespace {
 std::optional<Kernel> chosen_kernel;
 }  // namespace
 
-std::optional<Kernel> selected_kernel() { return chosen_kernel ? chosen_kernel : best_kernel(); }
+// A kernel chosen above a limit set since (nn/cpu_level.h) gives way to the best one under it.
+std::optional<Kernel> selected_kernel() {
+  return chosen_kernel && kernel_supported(*chosen_kernel) ? chosen_kernel : best_kernel();
+}
 
 void select_kernel(Kernel kernel) {
   assert(kernel_supported(kernel));

@@ -1,8 +1,10 @@
 #include "avocet/nn/swiglu.h"
 
-#include <Eigen/Core>
 #include <cassert>
 #include <cstdlib>
+
+#include "avocet/nn/cpu_level.h"
+#include "avocet/nn/eigen.h"
 
 #if defined(__x86_64__) || defined(__i386__)
 #include <immintrin.h>
@@ -39,7 +41,7 @@ __attribute__((target("avx2,fma"))) void swiglu_avx2(float* gate, const float* u
 
 bool swiglu_avx2_supported() {
   static const bool avx2 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
-  return avx2;
+  return avx2 && cpu_level_allowed(CpuLevel::Avx2);
 }
 
 #else

@@ -112,15 +112,24 @@ struct RowRange {
   int count() const { return end - begin; }
 };
 
+// Whether Eigen multiplies one of the products: every one in fp32, and in int8 the ones the net
+// names in int8_bf16 on a CPU with AVX-512 VNNI but no BF16 (TrunkWeights::set_precision).
+bool eigen_multiplies(const TrunkWeights& w) {
+  for (const BlockWeights& block : w.blocks)
+    for (const TrunkProduct product : kTrunkProducts)
+      if (!block.product(product).packed && !block.product(product).quantized) return true;
+  return false;
+}
+
 // Where part 0 of 2 ends: on a multiple of the products' row block, so that every row is
 // computed by the same code path as with one thread and the values stay the same bit for bit.
 // The bf16 and VNNI kernels take 6 rows at a time (AVX2's int8 kernel 3); Eigen's fp32 product
-// takes 3 packets of rows, and its last rows, fewer than a packet, sum in another order. A
-// part of one row would be multiplied by Eigen's matrix-vector product, which sums in yet
-// another order, so that row stays with the first part.
-int split_row(Precision precision, int rows) {
-  const int block =
-      precision == Precision::Fp32 ? 3 * int(Eigen::internal::packet_traits<float>::size) : 6;
+// takes 3 packets of rows (a multiple of 6), and its last rows, fewer than a packet, sum in
+// another order, so where Eigen multiplies any product the split follows its block. A part of
+// one row would be multiplied by Eigen's matrix-vector product, which sums in yet another
+// order, so that row stays with the first part.
+int split_row(const TrunkWeights& w, int rows) {
+  const int block = eigen_multiplies(w) ? 3 * int(Eigen::internal::packet_traits<float>::size) : 6;
   const int split = std::min(rows, block * int(std::lround(rows / (2.0 * block))));
   return rows - split == 1 ? rows : split;
 }
@@ -184,7 +193,7 @@ void run_blocks(const TrunkWeights& w, int batch, TrunkWorkspace& ws, HelperThre
   const int d = w.d_model, t = w.sequence_length, f = w.ffn_dim;
   const int rows = batch * t;
   const int parts = helper ? 2 : 1;
-  const int split = split_row(w.precision, rows);
+  const int split = split_row(w, rows);
   const Swiglu swiglu = swiglu_kernel(w.precision);
   // Each step below runs as `parts` parts on disjoint data: the whole-row steps (everything
   // but attention) on disjoint token rows, attention on disjoint heads. A block's MLP and the
@@ -220,7 +229,7 @@ void run_blocks(const TrunkWeights& w, int batch, TrunkWorkspace& ws, HelperThre
   // The last block's second half and the final LayerNorm on the rows the caller reads alone:
   // gathered, finished, and put back in place.
   const int read = int(read_rows.size());
-  const int read_split = split_row(w.precision, read);
+  const int read_split = split_row(w, read);
   auto read_rows_step = [&](int part) {
     const RowRange r = rows_of(part, parts, read_split, read);
     if (r.count() == 0) return;

@@ -17,6 +17,7 @@
 #include "avocet/nn/default_net.h"
 #include "avocet/nn/evaluator.h"
 #include "avocet/nn/network.h"
+#include "cpu_level_testing.h"
 
 namespace avocet::nn {
 namespace {
@@ -75,7 +76,7 @@ void expect_split_matches(const std::shared_ptr<const Network>& network) {
   const auto alone = make_evaluator(network), split = make_evaluator(network);
   split->set_threads(2);
   int positions = 0;
-  std::ifstream fens(testing::data_path("parity_fens.txt"));
+  std::ifstream fens(avocet::testing::data_path("parity_fens.txt"));
   ASSERT_TRUE(fens);
   for (std::string fen; std::getline(fens, fen);) {
     if (fen.empty()) continue;
@@ -98,21 +99,32 @@ std::vector<Precision> supported_precisions() {
   return supported;
 }
 
+// On every CPU level up to this one's (nn/cpu_level.h): each picks other kernels, and on
+// avx512-vnni int8 runs the products a net names in int8_bf16 in fp32 (Eigen), whose row blocks
+// the split must then respect as well.
 TEST(SplitEvaluation, TwoThreadsGiveOneThreadsValuesExactly) {
-  for (const char* model : {"tiny_house", "tiny_house_mirror_bf16", "tiny_house_features",
-                            "tiny_house_bias", "tiny_house_relative", "tiny_searchless"})
-    for (Precision p : supported_precisions())
-      expect_split_matches(
-          Network::load_file(testing::data_path(std::string(model) + ".safetensors"), p));
+  for (const CpuLevel level : testing::levels_up_to_this_cpu()) {
+    const testing::CpuLevelLimit limit(level);
+    SCOPED_TRACE(testing::level_name(level));
+    for (const char* model : {"tiny_house", "tiny_house_mirror_bf16", "tiny_house_features",
+                              "tiny_house_bias", "tiny_house_relative", "tiny_searchless"})
+      for (Precision p : supported_precisions())
+        expect_split_matches(
+            Network::load_file(avocet::testing::data_path(std::string(model) + ".safetensors"), p));
+  }
 }
 
 TEST(SplitEvaluation, TheDefaultNetGivesOneThreadsValuesExactly) {
-  for (Precision p : supported_precisions()) expect_split_matches(default_network(p));
+  for (const CpuLevel level : testing::levels_up_to_this_cpu()) {
+    const testing::CpuLevelLimit limit(level);
+    SCOPED_TRACE(testing::level_name(level));
+    for (Precision p : supported_precisions()) expect_split_matches(default_network(p));
+  }
 }
 
 TEST(SplitEvaluation, ThreadCountsOtherThanOneOrTwoAreRefused) {
   const auto evaluator =
-      make_evaluator(Network::load_file(testing::data_path("tiny_house.safetensors")));
+      make_evaluator(Network::load_file(avocet::testing::data_path("tiny_house.safetensors")));
   EXPECT_THROW(evaluator->set_threads(0), std::invalid_argument);
   EXPECT_THROW(evaluator->set_threads(3), std::invalid_argument);
   evaluator->set_threads(2);

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "avocet/nn/transformer.h"
+#include "cpu_level_testing.h"
 #include "gemm_testing.h"
 
 namespace avocet::nn::int8 {
@@ -385,30 +386,39 @@ TEST(Int8Gemm, RotationTamesAnOutlierChannel) {
 // The trunk's products with the 8-bit kernel (VNNI) run in the rotated basis: qkv, out and
 // gate_up take d = 128 and down ffn = 512 inputs, all powers of two; the products the net's
 // metadata int8_bf16 names run in bf16 instead where the CPU has AVX-512 BF16, else in fp32.
-// The AVX2 kernel runs all four at its wide levels, unrotated (nn/transformer.cpp).
+// The AVX2 kernel runs all four at its wide levels, unrotated (nn/transformer.cpp). On every
+// CPU level up to this one's that has a kernel (nn/cpu_level.h).
 TEST(Int8Network, ShippedNetRotatesEveryEightBitProduct) {
   if (!best_kernel()) GTEST_SKIP() << "no AVX2 or AVX-512 VNNI on this CPU";
-  std::shared_ptr<const Network> net;
-  try {
-    net = default_network(Precision::Int8);
-  } catch (const WeightsError&) {
-    GTEST_SKIP() << "a build without an embedded net";
-  }
-  const bool bf16_runs = precision_supported(Precision::Bf16);
-  const bool wide = best_kernel() == Kernel::Avx2;
-  for (const BlockWeights& block : net->trunk().blocks)
-    for (const TrunkProduct product : kTrunkProducts) {
-      const Linear& layer = block.product(product);
-      // A product the net names runs in bf16 where the CPU has it, else in fp32 (neither packed).
-      const bool wider = net->config().int8_bf16[size_t(product)] && !wide;
-      EXPECT_EQ(bool(layer.packed), bf16_runs && wider);
-      ASSERT_EQ(bool(layer.quantized), !wider);
-      if (layer.quantized) {
-        EXPECT_EQ(layer.quantized->rotation, wide ? Rotation::None : Rotation::Hadamard)
-            << layer.quantized->in;
-        EXPECT_EQ(layer.quantized->levels, levels_for(*best_kernel(), layer.quantized->in));
-      }
+  for (const CpuLevel level : testing::levels_up_to_this_cpu()) {
+    if (level < CpuLevel::Avx2) continue;
+    const testing::CpuLevelLimit limit(level);
+    SCOPED_TRACE(testing::level_name(level));
+    std::shared_ptr<const Network> net;
+    try {
+      net = default_network(Precision::Int8);
+    } catch (const WeightsError&) {
+      GTEST_SKIP() << "a build without an embedded net";
     }
+    const bool bf16_runs = precision_supported(Precision::Bf16);
+    const bool wide = best_kernel() == Kernel::Avx2;
+    EXPECT_EQ(wide, level < CpuLevel::Avx512Vnni);
+    for (const BlockWeights& block : net->trunk().blocks)
+      for (const TrunkProduct product : kTrunkProducts) {
+        const Linear& layer = block.product(product);
+        // A product the net names runs in bf16 where the CPU has it, else in fp32 (neither
+        // packed).
+        const bool wider = net->config().int8_bf16[size_t(product)] && !wide;
+        EXPECT_EQ(bool(layer.packed), bf16_runs && wider);
+        ASSERT_EQ(bool(layer.quantized), !wider);
+        if (layer.quantized) {
+          EXPECT_EQ(layer.quantized->kernel, *best_kernel());
+          EXPECT_EQ(layer.quantized->rotation, wide ? Rotation::None : Rotation::Hadamard)
+              << layer.quantized->in;
+          EXPECT_EQ(layer.quantized->levels, levels_for(*best_kernel(), layer.quantized->in));
+        }
+      }
+  }
 }
 
 // The shipped net: int8 against fp32 on the parity and random perft positions. The issue's
@@ -416,15 +426,23 @@ TEST(Int8Network, ShippedNetRotatesEveryEightBitProduct) {
 // move in 97% of positions; a changed best move may cost at most 0.02 by fp32's values.
 // The AVX2 kernel's wide levels must do far better, as bf16 does (nn/bf16_gemm_test.cpp's
 // 0.01 and 0.001): with v26, max 0.0011, mean 0.000084, every best move the same.
+// On every CPU level up to this one's that has a kernel (nn/cpu_level.h): AVX2's kernel, and
+// VNNI's with the products the net names in fp32 (no BF16) or in bf16.
 TEST(Int8Network, ShippedNetAgreesWithFp32) {
   if (!best_kernel()) GTEST_SKIP() << "no AVX2 or AVX-512 VNNI on this CPU";
-  const auto agreement = testing::shipped_net_agreement(Precision::Int8);
-  if (!agreement) GTEST_SKIP() << "a build without an embedded net";
-  const bool wide = best_kernel() == Kernel::Avx2;
-  EXPECT_LE(agreement->worst, wide ? 0.005 : 0.02);
-  EXPECT_LE(agreement->mean, wide ? 0.0003 : 0.002);
-  EXPECT_LE(agreement->worst_best_move_loss, wide ? 0.005 : 0.02);
-  EXPECT_GE(double(agreement->same_best), (wide ? 0.99 : 0.97) * double(agreement->positions));
+  for (const CpuLevel level : testing::levels_up_to_this_cpu()) {
+    if (level < CpuLevel::Avx2) continue;
+    const testing::CpuLevelLimit limit(level);
+    SCOPED_TRACE(testing::level_name(level));
+    std::cout << testing::level_name(level) << ": ";
+    const auto agreement = testing::shipped_net_agreement(Precision::Int8);
+    if (!agreement) GTEST_SKIP() << "a build without an embedded net";
+    const bool wide = best_kernel() == Kernel::Avx2;
+    EXPECT_LE(agreement->worst, wide ? 0.005 : 0.02);
+    EXPECT_LE(agreement->mean, wide ? 0.0003 : 0.002);
+    EXPECT_LE(agreement->worst_best_move_loss, wide ? 0.005 : 0.02);
+    EXPECT_GE(double(agreement->same_best), (wide ? 0.99 : 0.97) * double(agreement->positions));
+  }
 }
 
 }  // namespace

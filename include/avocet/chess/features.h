@@ -1,5 +1,5 @@
 // Tactical features of a position and of each legal move, as small integers that the house
-// network embeds (DESIGN.md, "Feature groups"). Everything is seen from the side to move
+// network embeds (src/DESIGN.md, "Feature groups"). Everything is seen from the side to move
 // ("us") against the other side ("them"), so the features need no change when the network
 // mirrors a Black-to-move position: only the squares move.
 //

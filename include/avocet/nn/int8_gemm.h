@@ -22,11 +22,13 @@
 // - Kernel::Vnni (AVX-512 VNNI): vpdpbusd multiplies unsigned by signed bytes, so the
 //   activations enter as a + 128 (1..255) and the kernel subtracts 128 * sum_k q[n][k], a
 //   per-column constant computed at packing;
-// - Kernel::Avx2: vpmaddwd on 16-bit a and q, no offset (vpmaddubsw on bytes would be no
-//   faster per multiply-add once its 16-bit pair sums, which saturate at 255 * 127 * 2, are
-//   widened).
-// Tests compare the fast kernels with the reference (same integers; the fp32 rescale may differ
-// by a contracted multiply-add) and the reference with the fp32 product.
+// - Kernel::Avx2 (AVX2 and FMA): vpmaddwd on 16-bit a and q, no offset (vpmaddubsw on bytes
+//   would be no faster per multiply-add once its 16-bit pair sums, which saturate at
+//   255 * 127 * 2, are widened).
+// The kernels rescale with one written-out fused multiply-add when accumulating, so a row's
+// values never depend on the rows computed with it (nn/transformer.h's read_rows and helper
+// thread rely on it). Tests compare the fast kernels with the reference (same integers; the
+// fp32 rescale may differ by that fused multiply-add) and the reference with the fp32 product.
 //
 // Hadamard rotation (QuaRot): with H the normalized n x n Sylvester-Hadamard matrix
 // (orthonormal and symmetric, so H H = I), y = W x = (W H)(H x). Packed with

@@ -12,20 +12,8 @@
 #include <string_view>
 #include <vector>
 
+#include "avocet/nn/eigen.h"
 #include "avocet/nn/precision.h"
-
-// With AVX-512, gcc 12 warns that the `__Y` of _mm512_undefined_ps() "may be used
-// uninitialized" (it is undefined on purpose) wherever Eigen's packet code is inlined. gcc
-// honours a pragma at any location of the inlining chain, so ignoring the warning for
-// Eigen's headers silences those reports and no others. Eigen is included here only.
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
-#endif
-#include <Eigen/Core>
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic pop
-#endif
 
 namespace avocet::nn {
 
@@ -136,7 +124,9 @@ void embed_tokens(const TrunkWeights& w, const int* tokens, int batch, TrunkWork
 // The last block's second half (its attention output product and MLP, four fifths of its
 // multiply-adds) and the final LayerNorm then run on those rows alone; the other rows of ws.x
 // are left unfinished. Each row's values are those of a full run, up to the order in which
-// fp32's Eigen product sums a row that falls in another register block.
+// Eigen's product sums a row that falls in another register block: in fp32, and in int8 for
+// the products a net names in int8_bf16 on a CPU with AVX-512 VNNI but no BF16. The bf16 and
+// int8 kernels give every row the same values whatever rows come with it.
 void run_blocks(const TrunkWeights& w, int batch, TrunkWorkspace& ws,
                 HelperThread* helper = nullptr, std::span<const int> read_rows = {});
 
