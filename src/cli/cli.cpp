@@ -201,10 +201,16 @@ int uci_command(const Args& args, const Streams& io) {
           fmt::format("{}: unknown option '{}' (avocet --help lists them)", arg, name));
     try {
       const uci::OptionValue valid = uci::validate(*spec, value);
+      // The value as the option stores it: an empty EvalFile or SyzygyPath is the word its
+      // declaration shows as the default (<embedded>, <empty>), which is accepted here as it is
+      // by setoption.
+      uci::Settings asked;
+      spec->write(asked, valid);
+      const std::string stored = spec->read(asked);
       // A net that cannot be read, or an arithmetic this CPU lacks, is named here, in the
       // form of every bad argument; the loop below would report it as an engine that plays
       // on with the embedded net.
-      if (spec->name == "EvalFile" && value != uci::kEmbeddedNet) nn::Network::load_file(value);
+      if (spec->name == "EvalFile" && stored != uci::kEmbeddedNet) nn::Network::load_file(stored);
       if (spec->name == "Precision") {
         const nn::Precision p = nn::parse_precision(valid.text).value_or(nn::Precision::Auto);
         if (!nn::precision_supported(p))
@@ -212,7 +218,7 @@ int uci_command(const Args& args, const Streams& io) {
       }
       // Tables that cannot be read, or a path without any, likewise: the loop would report
       // them as info strings before `uci` and play without tables.
-      if (spec->name == "SyzygyPath" && !value.empty()) check_tablebase_path(value);
+      if (spec->name == "SyzygyPath" && stored != uci::kNoTablebases) check_tablebase_path(stored);
     } catch (const std::exception& e) {
       throw std::invalid_argument(fmt::format("{}: {}", arg, e.what()));
     }
@@ -230,8 +236,12 @@ int uci_command(const Args& args, const Streams& io) {
   }
   // A person at a terminal is greeted as Stockfish and lc0 do; a GUI, which reads the first
   // line as the answer to `uci`, gets nothing it did not ask for.
-  if (interactive(io))
+  // Flushed at once: the loop unties standard input from the output, so nothing else would
+  // write the greeting out before the first answer to a command.
+  if (interactive(io)) {
     fmt::print(io.out, "{}\n{}\nType 'help' for the commands.\n", version_line(), build_line());
+    io.out.flush();
+  }
   loop.run(io.in);
   return 0;
 }

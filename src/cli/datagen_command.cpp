@@ -369,38 +369,42 @@ int datagen_command(const Args& args, const Streams& io) {
   cxxopts::Options options("avocet datagen", "Make training shards.");
   auto add = options.add_options();
   add("from-tsv", "convert these Stockfish annotation files (.tsv or .tsv.xz)",
-      cxxopts::value<std::vector<std::string>>());
-  add("o,output", "output folder (required)", cxxopts::value<std::string>());
+      cxxopts::value<std::vector<std::string>>(), "FILE...");
+  add("o,output", "output folder (required)", cxxopts::value<std::string>(), "DIR");
   add("shard-size", "positions per shard (0: one shard per input)",
-      cxxopts::value<long long>()->default_value("100000"));
+      cxxopts::value<long long>()->default_value("100000"), "N");
   add("stockfish", "Stockfish binary",
-      cxxopts::value<std::string>()->default_value("/usr/games/stockfish"));
+      cxxopts::value<std::string>()->default_value("/usr/games/stockfish"), "PATH");
   add("book", "openings, EPD/FEN lines, .xz allowed (default: the start position)",
-      cxxopts::value<std::string>());
-  add("depth", "Stockfish depth per position", cxxopts::value<long long>()->default_value("7"));
+      cxxopts::value<std::string>(), "EPD");
+  add("depth", "Stockfish depth per position", cxxopts::value<long long>()->default_value("7"),
+      "D");
   add("nodes", "Stockfish nodes per position instead of depth (0: use the depth)",
-      cxxopts::value<long long>()->default_value("0"));
+      cxxopts::value<long long>()->default_value("0"), "N");
   add("multipv", "moves searched at --depth (0: all; fewer leaves the rest unscored)",
-      cxxopts::value<long long>()->default_value("0"));
+      cxxopts::value<long long>()->default_value("0"), "K");
   add("shallow-depth", "with --multipv K: score every move at this depth first",
-      cxxopts::value<long long>()->default_value("0"));
+      cxxopts::value<long long>()->default_value("0"), "S");
   add("seconds", "stop when the folder's Stockfish CPU seconds reach this (0: no budget)",
-      cxxopts::value<double>()->default_value("0"));
-  add("threads", "workers (one Stockfish each)", cxxopts::value<long long>()->default_value("1"));
+      cxxopts::value<double>()->default_value("0"), "N");
+  add("threads", "workers (one Stockfish each)", cxxopts::value<long long>()->default_value("1"),
+      "W");
   add("seed", "random seed (shards are named by seed and worker)",
-      cxxopts::value<uint64_t>()->default_value("1"));
-  add("positions", "new positions to write", cxxopts::value<long long>()->default_value("1000"));
+      cxxopts::value<uint64_t>()->default_value("1"), "S");
+  add("positions", "new positions to write", cxxopts::value<long long>()->default_value("1000"),
+      "N");
   add("opening-temperature", "softmax temperature (cp) for the first plies",
-      cxxopts::value<double>()->default_value("60"));
+      cxxopts::value<double>()->default_value("60"), "CP");
   add("opening-plies", "plies using the opening temperature",
-      cxxopts::value<long long>()->default_value("16"));
+      cxxopts::value<long long>()->default_value("16"), "N");
   add("temperature", "softmax temperature (cp) after the opening",
-      cxxopts::value<double>()->default_value("25"));
+      cxxopts::value<double>()->default_value("25"), "CP");
   add("blunder-rate", "after the opening, chance per ply of a uniformly random legal move",
-      cxxopts::value<double>()->default_value("0"));
+      cxxopts::value<double>()->default_value("0"), "R");
   add("h,help", "print this help");
   options.parse_positional({"from-tsv"});  // --from-tsv A B C: every file after the flag
   options.positional_help("[FILE...]");
+  options.show_positional_help();  // --from-tsv is an option too: --help lists it
   const auto parsed = parse_args(options, args);
   if (help_requested(parsed, options, io)) return 0;
   // Required rather than defaulted: a mistyped command must not start a Stockfish job that

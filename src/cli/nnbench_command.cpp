@@ -312,11 +312,17 @@ Measurements print_table(const std::vector<Maker>& makers,
         m.rates[{c.name, threads}][net->precision()] = r.positions_per_second;
         if (threads == 1)
           m.split_rates[{c.name, precision_label(*net)}][1] = r.positions_per_second;
+        // The shape comparisons are between plain nets: the attention position variants
+        // (-bias, -relative) of a featured net have its shape too, and must not stand in for it
+        // (the featured net was once compared as its -relative variant, measured after it).
+        // The first net of a kind and shape is the one compared.
         const bool featured = !c.square_groups.empty() || !c.move_groups.empty();
-        if (threads == 1 && precision == precisions.front())
+        if (threads == 1 && precision == precisions.front() &&
+            c.attention_position == nn::AttentionPosition::Absolute)
           (c.family == nn::Family::Searchless ? m.searchless_ms
            : featured                         ? m.featured_ms
-                                              : m.house_ms)[{c.d_model, c.layers}] = ms;
+                                              : m.house_ms)
+              .try_emplace({c.d_model, c.layers}, ms);
       }
     }
   }

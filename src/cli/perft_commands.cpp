@@ -2,6 +2,8 @@
 #include <fmt/ostream.h>
 
 #include <algorithm>
+#include <cctype>
+#include <charconv>
 #include <chrono>
 #include <fstream>
 #include <optional>
@@ -78,6 +80,18 @@ int perft_suite(const std::string& path, std::optional<long long> max_nodes, con
   return failed ? 1 : 0;
 }
 
+// The DEPTH argument, an integer from 1 to kMaxDepth; anything else is refused with one line
+// that names the argument as the usage line does.
+constexpr int kMaxDepth = 20;
+int depth_argument(const std::string& text) {
+  int depth = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), depth);
+  if (ec != std::errc() || end != text.data() + text.size() || depth < 1 || depth > kMaxDepth)
+    throw std::invalid_argument(
+        fmt::format("perft: DEPTH must be an integer from 1 to {}, got '{}'", kMaxDepth, text));
+  return depth;
+}
+
 }  // namespace
 
 int perft_command(const Args& args, const Streams& io) {
@@ -86,13 +100,22 @@ int perft_command(const Args& args, const Streams& io) {
   auto add = options.add_options();
   add("fen", "position to count from: a FEN or startpos",
       cxxopts::value<std::string>()->default_value("startpos"), "FEN");
-  add("depth", "plies to count", cxxopts::value<long long>());
+  add("depth", "plies to count", cxxopts::value<std::string>(), "DEPTH");
   add("suite", "check every count of a perft suite file (lines 'FEN; D1 n; D2 n; ...')",
       cxxopts::value<std::string>(), "FILE");
   add("max-nodes", "with --suite: skip counts larger than this (default: none)",
       cxxopts::value<long long>(), "N");
   add("h,help", "print this help");
   options.parse_positional({"depth"});
+  // cxxopts would read a negative DEPTH as an option ("Option '1' does not exist" for -1): a
+  // word that is a negative number, and not the value of the option before it, is the DEPTH.
+  for (size_t i = 0; i < args.size(); ++i) {
+    const bool negative = args[i].size() > 1 && args[i][0] == '-' &&
+                          std::isdigit(static_cast<unsigned char>(args[i][1]));
+    const bool option_value = i > 0 && (args[i - 1] == "--fen" || args[i - 1] == "--suite" ||
+                                        args[i - 1] == "--max-nodes" || args[i - 1] == "--depth");
+    if (negative && !option_value) depth_argument(args[i]);
+  }
   const auto parsed = parse_args(options, args);
   if (help_requested(parsed, options, io)) return 0;
   const std::optional<long long> max_nodes = optional_integer_option(parsed, "max-nodes", 1);
@@ -103,7 +126,7 @@ int perft_command(const Args& args, const Streams& io) {
   }
   if (max_nodes) throw std::invalid_argument("perft: --max-nodes applies to --suite only");
   if (!parsed.count("depth")) throw cxxopts::exceptions::exception("perft needs a DEPTH");
-  const int depth = int(integer_option(parsed, "depth", 1, 20));
+  const int depth = depth_argument(parsed["depth"].as<std::string>());
   const Position pos = Position::from_fen(fen_or_startpos(parsed["fen"].as<std::string>()));
   // Standard text cannot name every Chess960 castling (b1c1 is also a king step).
   write_perft_report(io.out, pos, depth, !pos.has_standard_castling());

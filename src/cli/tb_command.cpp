@@ -42,8 +42,8 @@ int tb_command(const Args& args, const Streams& io) {
                            "FEN's halfmove clock against the 50-move rule.");
   options.positional_help("FEN");
   auto add = options.add_options();
-  add("path", "table directories, ':'-separated (required)", cxxopts::value<std::string>());
-  add("fen", "position (quote it, or give its fields as separate words)",
+  add("path", "table directories, ':'-separated (required)", cxxopts::value<std::string>(), "DIRS");
+  add("fen", "position (quote it, or give its fields as separate words; 'startpos' works)",
       cxxopts::value<std::vector<std::string>>());
   add("h,help", "print this help");
   options.parse_positional({"fen"});
@@ -53,8 +53,8 @@ int tb_command(const Args& args, const Streams& io) {
   if (!parsed.count("path") || parsed["path"].as<std::string>().empty())
     throw std::invalid_argument("tb needs --path DIRS, the Syzygy table directories");
   if (!parsed.count("fen")) throw std::invalid_argument("tb needs a FEN");
-  const Position pos = Position::from_fen(
-      fmt::format("{}", fmt::join(parsed["fen"].as<std::vector<std::string>>(), " ")));
+  const Position pos = Position::from_fen(fen_or_startpos(
+      fmt::format("{}", fmt::join(parsed["fen"].as<std::vector<std::string>>(), " "))));
 
   const std::string path = parsed["path"].as<std::string>();
   const syzygy::Tablebases tables(path);

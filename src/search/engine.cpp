@@ -6,6 +6,7 @@
 #include <cassert>
 #include <cmath>
 #include <stdexcept>
+#include <utility>
 
 #include "avocet/chess/movegen.h"
 #include "avocet/nn/default_net.h"
@@ -361,8 +362,11 @@ void Engine::run_search(GoRequest request, TimeBudget budget, EngineCallbacks ca
   control_.tbhits = ranked.size();
   using Clock = std::chrono::steady_clock;
   Clock::time_point last_line = start_;  // of an iteration's report or a progress line
+  // What the last report said: the best move comes after a report of the final figures.
+  std::optional<std::pair<uint64_t, Move>> reported;  // its nodes and first move
   const auto report = [&](const IterationReport& iteration) {
     if (!callbacks.on_info) return;
+    reported = {iteration.nodes, iteration.lines.empty() ? Move() : iteration.lines.front().move};
     last_line = Clock::now();
     const double seconds = std::chrono::duration<double>(last_line - start_).count();
     SearchInfo info{iteration, seconds, table_.hashfull()};
@@ -401,6 +405,11 @@ void Engine::run_search(GoRequest request, TimeBudget budget, EngineCallbacks ca
           callbacks.on_progress ? progress : std::function<void(const SearchProgress&)>());
     }
     if (settings_.engine.limit_strength) play_at_level(result);
+    // The best move follows a report of the search's final figures: the nodes of an iteration
+    // that a limit cut short (and the time it stopped), or a limited strength's choice of
+    // line. A report that says it all already is not repeated.
+    if (!result.lines.empty() && reported != std::pair{result.nodes, result.lines.front().move})
+      report(result);
   }
   report_best_move(result, callbacks);
 }

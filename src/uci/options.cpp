@@ -287,9 +287,8 @@ OptionValue validate(const OptionSpec& spec, const std::string& value) {
     case T::String:
       return {value, 0};
     case T::Button:
-      if (!value.empty())
-        throw std::invalid_argument(
-            fmt::format("option {}: a button takes no value, got '{}'", spec.name, value));
+      // A button has no value, and any value sent with it is ignored, as Stockfish does: some
+      // GUIs send one (ChessX: `setoption name Clear Hash value %2`).
       return {"", 0};
   }
   throw std::logic_error("validate: unknown option type");

@@ -6,6 +6,8 @@
 #include <atomic>
 #include <charconv>
 #include <exception>
+#include <limits>
+#include <optional>
 #include <string>
 #include <utility>
 
@@ -70,42 +72,81 @@ bool is_go_keyword(std::string_view word) {
   return false;
 }
 
+// What a command that needs the position says after a refused `position` (go, go perft, d,
+// eval, flip alike): none of them may show or search the position before it.
+std::string no_position(std::string_view command) {
+  return fmt::format("{}: no position (the last 'position' was refused): send a valid one",
+                     command);
+}
+
 // How many iterations a `go` searches when a bad parameter left it no limit at all.
 constexpr int kFallbackIterations = 1;
 
-// Reads the integer after `words[i]` for `go`.
-int go_integer(const std::vector<std::string_view>& words, size_t& i) {
+// The largest value of each `go` limit: milliseconds, depth, mate and movestogo are ints;
+// nodes count up to the largest signed 64-bit integer.
+constexpr long long kMostGoValue = std::numeric_limits<int>::max();
+constexpr long long kMostGoNodes = std::numeric_limits<long long>::max();
+
+// Reads the integer after `words[i]` for `go` (i moves to it): nullopt when it has more digits
+// than any limit takes. Throws std::invalid_argument when the value is missing or is not an
+// integer (an optional '-' and digits).
+std::optional<long long> go_integer(const std::vector<std::string_view>& words, size_t& i) {
   const std::string_view name = words[i];
   if (i + 1 >= words.size() || is_go_keyword(words[i + 1]))
     throw std::invalid_argument(fmt::format("go: {} needs a value", name));
   const std::string_view text = words[++i];
-  long value = 0;
-  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (ec != std::errc() || end != text.data() + text.size() || value < -(1L << 40) ||
-      value > (1L << 40))
+  const std::string_view digits = text.starts_with('-') ? text.substr(1) : text;
+  if (digits.empty() || digits.find_first_not_of("0123456789") != std::string_view::npos)
     throw std::invalid_argument(fmt::format("go: {} must be an integer, got '{}'", name, text));
-  return int(std::clamp<long>(value, -2000000000L, 2000000000L));
-}
-
-// Reads a `go` limit that must be at least `least` (depth, nodes, mate, movetime, movestogo):
-// a smaller one asks for no search at all, so it is a fault and the limit is left out.
-int go_at_least(const std::vector<std::string_view>& words, size_t& i, int least) {
-  const std::string_view name = words[i];
-  const int value = go_integer(words, i);
-  if (value < least)
-    throw std::invalid_argument(
-        fmt::format("go: {} must be at least {}, got {}: ignored", name, least, value));
+  long long value = 0;
+  if (std::from_chars(text.data(), text.data() + text.size(), value).ec ==
+      std::errc::result_out_of_range)
+    return std::nullopt;
   return value;
 }
 
-// Reads a clock or increment: a negative one (a GUI's clock run past zero) is read as 0 after
-// an error line, so the engine moves at once rather than not at all.
+// Whether a value go_integer read is below `least` (one with too many digits is below any
+// range when negative, above it otherwise).
+bool below_range(std::optional<long long> value, std::string_view text, long long least) {
+  return value ? *value < least : text.starts_with('-');
+}
+
+// Every `go` limit is an integer from its least to its most value. One outside that range
+// (below it, a limit that asks for no search at all; above it, more than the engine counts)
+// is a fault named in one error line, and the limit is left out as if it were not given. The
+// one exception is a clock run past zero (go_milliseconds).
+void check_go_range(std::string_view name, std::string_view text, std::optional<long long> value,
+                    long long least, long long most) {
+  if (below_range(value, text, least))
+    throw std::invalid_argument(
+        fmt::format("go: {} must be at least {}, got {}: ignored", name, least, text));
+  if (!value || *value > most)
+    throw std::invalid_argument(
+        fmt::format("go: {} must be at most {}, got {}: ignored", name, most, text));
+}
+
+// Reads a `go` limit from `least` to `most` (check_go_range).
+long long go_limit(const std::vector<std::string_view>& words, size_t& i, long long least,
+                   long long most) {
+  const std::string_view name = words[i];
+  const std::optional<long long> value = go_integer(words, i);
+  check_go_range(name, words[i], value, least, most);
+  return *value;
+}
+
+// Reads a clock or increment, from 0 to kMostGoValue milliseconds, except that a negative one
+// (a GUI's clock run past zero) is read as 0 after an error line, so the engine moves at once
+// rather than not at all.
 int go_milliseconds(const std::vector<std::string_view>& words, size_t& i, std::string& fault) {
   const std::string_view name = words[i];
-  const int value = go_integer(words, i);
-  if (value >= 0) return value;
-  if (fault.empty()) fault = fmt::format("go: {} {} is negative: read as 0", name, value);
-  return 0;
+  const std::optional<long long> value = go_integer(words, i);
+  const std::string_view text = words[i];
+  if (below_range(value, text, 0)) {
+    if (fault.empty()) fault = fmt::format("go: {} {} is negative: read as 0", name, text);
+    return 0;
+  }
+  check_go_range(name, text, value, 0, kMostGoValue);
+  return int(*value);
 }
 
 }  // namespace
@@ -302,8 +343,7 @@ void UciLoop::on_go_perft(const std::vector<std::string_view>& words) {
   const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), depth);
   if (ec != std::errc() || end != text.data() + text.size() || depth < 1 || depth > 20)
     return error(fmt::format("go perft: depth must be an integer from 1 to 20, got '{}'", text));
-  if (!engine_.has_position())
-    return error("go perft: no position (the last 'position' was refused)");
+  if (!engine_.has_position()) return error(no_position("go perft"));
   std::lock_guard lock(out_mutex_);
   write_perft_report(out_, engine_.game().position(), depth, engine_.settings().chess960);
 }
@@ -337,15 +377,15 @@ ParsedGo parse_go(const std::vector<std::string_view>& words, const Position& po
       else if (w == "binc")
         request.clock.binc = go_milliseconds(words, i, parsed.fault);
       else if (w == "movestogo")
-        request.clock.movestogo = go_at_least(words, i, 1);
+        request.clock.movestogo = int(go_limit(words, i, 1, kMostGoValue));
       else if (w == "movetime")
-        request.clock.movetime = go_at_least(words, i, 1);
+        request.clock.movetime = int(go_limit(words, i, 1, kMostGoValue));
       else if (w == "depth")
-        request.depth = go_at_least(words, i, 1);
+        request.depth = int(go_limit(words, i, 1, kMostGoValue));
       else if (w == "nodes")
-        request.nodes = uint64_t(go_at_least(words, i, 1));
+        request.nodes = uint64_t(go_limit(words, i, 1, kMostGoNodes));
       else if (w == "mate")
-        request.mate = go_at_least(words, i, 1);
+        request.mate = int(go_limit(words, i, 1, kMostGoValue));
       else if (w == "infinite")
         request.infinite = true;
       else if (w == "ponder")
@@ -385,7 +425,7 @@ void UciLoop::on_go(const std::vector<std::string_view>& words) {
     engine_.wait();
   }
   if (!engine_.has_position()) {
-    error("go: no position (the last 'position' was refused): send a valid one");
+    error(no_position("go"));
     print("bestmove 0000\n");
     return;
   }
@@ -487,6 +527,11 @@ void UciLoop::start_search(const search::GoRequest& request) {
   callbacks.on_progress = [this, chess960](const search::ProgressInfo& info) {
     print(progress_line(info, chess960));
   };
+  // No legal move: the search has no line to report, and Stockfish's single line comes first,
+  // the score of the game's end (the side to move mated, or stalemate) at depth 0.
+  if (!has_legal_move(engine_.game().position()))
+    print(engine_.game().position().in_check() ? "info depth 0 score mate 0\n"
+                                               : "info depth 0 score cp 0\n");
   if (settings.verbose_move_stats) {
     const bool with_prior = settings.engine.mode == search::Mode::Search;
     callbacks.on_root_moves = [this, chess960, with_prior](const search::IterationReport& r) {
@@ -565,6 +610,7 @@ void UciLoop::set_option(const std::string& name, const std::string& value) {
 }
 
 void UciLoop::on_display() {
+  if (!engine_.has_position()) return error(no_position("d"));
   const Position& pos = engine_.game().position();
   std::string board = "\n +---+---+---+---+---+---+---+---+\n";
   for (int r = 7; r >= 0; --r) {
@@ -581,6 +627,7 @@ void UciLoop::on_display() {
 
 void UciLoop::on_eval() {
   if (engine_.searching()) return error("eval: a search is running (send stop first)");
+  if (!engine_.has_position()) return error(no_position("eval"));
   if (!ensure_network()) return;
   print_reports(false);
   print(engine_.move_values_report());
@@ -606,6 +653,7 @@ void UciLoop::on_bench(const std::vector<std::string_view>& words) {
 
 void UciLoop::on_flip() {
   if (engine_.searching()) return error("flip: a search is running (send stop first)");
+  if (!engine_.has_position()) return error(no_position("flip"));
   engine_.set_game(Game(Position::from_fen(color_flipped_fen(engine_.game().position().fen()))));
 }
 

@@ -133,7 +133,7 @@ TEST(Cli, SyzygyPathOnTheCommandLine) {
     EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
     EXPECT_EQ(r.err.rfind(std::string("avocet: ") + arg + ": ", 0), 0u) << r.err;
   }
-  for (const char* arg : {"--SyzygyPath=", "--SyzygyPath"}) {
+  for (const char* arg : {"--SyzygyPath=", "--SyzygyPath", "--SyzygyPath=<empty>"}) {
     const Result r = run_cli({arg}, "isready\nquit\n");
     EXPECT_EQ(r.status, 0) << arg << ": " << r.err;
     EXPECT_EQ(r.out, "readyok\n") << arg;
@@ -141,6 +141,30 @@ TEST(Cli, SyzygyPathOnTheCommandLine) {
   }
   const std::string tables = "--SyzygyPath=" + std::string(AVOCET_TEST_DATA_DIR) + "/syzygy";
   const Result r = run_cli({tables.c_str()}, "isready\nquit\n");
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out, "readyok\n");
+}
+
+// Every option's declared default (`uci` and `avocet --help` show it) is accepted as its
+// command-line value, as `setoption` accepts it: 59eb6be refused `--SyzygyPath=<empty>` ("no
+// Syzygy tables in '<empty>'") with status 2. So is an empty EvalFile, the embedded net, as
+// for setoption.
+TEST(Cli, DeclaredDefaultsWorkOnTheCommandLine) {
+  std::vector<std::string> args;
+  for (const uci::OptionSpec& spec : uci::option_specs()) {
+    args.push_back(spec.type == uci::OptionType::Button
+                       ? fmt::format("--{}", spec.name)
+                       : fmt::format("--{}={}", spec.name, uci::default_value(spec)));
+    SCOPED_TRACE(args.back());
+    const Result r = run_cli({args.back().c_str()}, "isready\nquit\n");
+    EXPECT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(r.out, "readyok\n");
+    EXPECT_EQ(r.err, "");
+  }
+  std::vector<const char*> all;
+  for (const std::string& arg : args) all.push_back(arg.c_str());
+  all.push_back("--EvalFile=");
+  const Result r = run_cli(all, "isready\nquit\n");
   EXPECT_EQ(r.status, 0) << r.err;
   EXPECT_EQ(r.out, "readyok\n");
 }
@@ -627,7 +651,7 @@ TEST(Cli, NonsenseNumbersAndExtraArgumentsAreRefused) {
       {{"epd", "--file", epd.c_str(), "--movetime", "0"}, "--movetime must be >= 1, got 0"},
       {{"epd", "--file", epd.c_str(), "--threads", "0"}, "--threads must be 1 to 256, got 0"},
       {{"epd", "--file", epd.c_str(), "--limit", "-3"}, "--limit must be >= 1, got -3"},
-      {{"perft", "0"}, "--depth must be 1 to 20, got 0"},
+      {{"perft", "0"}, "perft: DEPTH must be an integer from 1 to 20, got '0'"},
       {{"perft", "3", "4"}, "perft: unexpected argument '4' (see 'avocet perft --help')"},
       {{"perft", "3", "--max-nodes", "100"}, "perft: --max-nodes applies to --suite only"},
       {{"datagen", "-o", shards.c_str(), "--threads", "0"}, "--threads must be 1 to 256, got 0"},
@@ -874,6 +898,90 @@ TEST(Cli, TbErrors) {
     EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
     EXPECT_EQ(r.err.rfind("avocet: ", 0), 0u) << r.err;
   }
+}
+
+// perft's DEPTH, whatever is wrong with it, is named as the usage line names it: 59eb6be said
+// "Option '1' does not exist" for -1 (read as an option) and "--depth must be 1 to 20" for 0,
+// an option the help does not list.
+TEST(Cli, PerftDepthErrorsNameTheDepth) {
+  for (const char* depth : {"-1", "0", "21", "x", "2.5", "-30"}) {
+    SCOPED_TRACE(depth);
+    for (const std::vector<const char*>& args : {std::vector<const char*>{"perft", depth},
+                                                 {"perft", depth, "--fen", "startpos"},
+                                                 {"perft", "--fen", "startpos", depth}}) {
+      const Result r = run_cli(args);
+      EXPECT_EQ(r.status, 2);
+      EXPECT_EQ(r.out, "");
+      EXPECT_EQ(
+          r.err,
+          fmt::format("avocet: perft: DEPTH must be an integer from 1 to 20, got '{}'\n", depth));
+    }
+  }
+  EXPECT_EQ(run_cli({"perft"}).err, "avocet: perft needs a DEPTH\n");
+}
+
+// Every option of every subcommand's --help has a real placeholder for its value, not cxxopts'
+// `arg` (`ARG` as the help prints it), and datagen lists --from-tsv, its conversion's option
+// (59eb6be left it out and showed ARG for most of datagen's and for tb's --path).
+TEST(Cli, EveryHelpOptionHasARealPlaceholder) {
+  for (const std::string& name : listed_subcommands()) {
+    SCOPED_TRACE(name);
+    const Result r = run_cli({name.c_str(), "--help"});
+    ASSERT_EQ(r.status, 0);
+    std::istringstream lines(r.out);
+    for (std::string line; std::getline(lines, line);) {
+      if (!line.starts_with("  -") && !line.starts_with("      --")) continue;
+      const std::string left = line.substr(0, line.find("  ", 6));
+      EXPECT_EQ(left.find(" ARG"), std::string::npos) << line;
+      EXPECT_EQ(left.find(" arg"), std::string::npos) << line;
+    }
+  }
+  const std::string datagen = run_cli({"datagen", "--help"}).out;
+  EXPECT_NE(datagen.find("\n      --from-tsv FILE...  "), std::string::npos) << datagen;
+  EXPECT_NE(datagen.find("\n  -o, --output DIR  "), std::string::npos) << datagen;
+  EXPECT_NE(run_cli({"tb", "--help"}).out.find("\n      --path DIRS  "), std::string::npos);
+}
+
+// tb takes `startpos` as eval and perft do (59eb6be: "FEN has 1 fields"); the start position
+// has castling rights, which no table holds.
+TEST(Cli, TbTakesStartpos) {
+  const std::string dir = std::string(AVOCET_TEST_DATA_DIR) + "/syzygy";
+  for (const std::vector<const char*>& args :
+       {std::vector<const char*>{"tb", "--path", dir.c_str(), "startpos"},
+        {"tb", "startpos", "--path", dir.c_str()}}) {
+    const Result r = run_cli(args);
+    EXPECT_EQ(r.status, 2);
+    EXPECT_EQ(r.err, "avocet: tb: the tables have no positions with castling rights\n");
+  }
+}
+
+// nnbench's summary compares the featured net with the plain one of its shape, each as its own
+// row shows it: 59eb6be compared the -relative variant's row (measured after it, with the
+// same shape) as if it were the featured net.
+TEST(Cli, NnbenchComparesThePlainFeaturedNet) {
+  const Result r = run_cli(
+      {"nnbench", "--seconds", "0.02", "--threads", "1", "--split", "1", "--precision", "fp32"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  // The ms/pos column of the row of net `name` (the first of the rows).
+  const auto ms_of = [&](const std::string& name) {
+    std::istringstream lines(r.out);
+    for (std::string line; std::getline(lines, line);) {
+      std::istringstream fields(line);
+      std::string net, precision, threads, rate, ms;
+      if (fields >> net >> precision >> threads >> rate >> ms && net == name) return ms;
+    }
+    return std::string();
+  };
+  const std::string featured = ms_of("house-d128-L4-features");
+  const std::string plain = ms_of("house-d128-L4");
+  ASSERT_NE(featured, "") << r.out;
+  ASSERT_NE(plain, "") << r.out;
+  ASSERT_NE(ms_of("house-d128-L4-features-relative"), "") << r.out;
+  EXPECT_NE(
+      r.out.find(fmt::format("feature groups at d=128 L=4: featured net {} ms/pos against {} ms ",
+                             featured, plain)),
+      std::string::npos)
+      << r.out;
 }
 
 }  // namespace

@@ -1,6 +1,6 @@
 // Long subcommands as a person sees them, through the real binary: results arrive line by
 // line while the run goes on, and progress is a bar on a terminal but plain lines, without
-// `\r`, where output is redirected.
+// `\r`, where output is redirected. Started on a terminal, the UCI loop greets at once.
 #include <fcntl.h>
 #include <gtest/gtest.h>
 #include <poll.h>
@@ -8,6 +8,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <string>
 #include <vector>
 
@@ -96,6 +97,42 @@ TEST(OutputProcess, TerminalProgressIsABar) {
   EXPECT_EQ(results.find('\r'), std::string::npos) << results;
   EXPECT_NE(bar.find("\r[....................] 0/5 done"), std::string::npos) << bar;
   EXPECT_NE(bar.find("\r[####################] 5/5 done, "), std::string::npos) << bar;
+}
+
+// Started on a terminal, the engine greets at once, before anything is typed, as
+// src/uci/README.md says (59eb6be held the greeting in stdout's buffer until the answer to the
+// first line typed).
+TEST(OutputProcess, TerminalGreetingComesAtOnce) {
+  const int master = posix_openpt(O_RDWR | O_NOCTTY);
+  if (master < 0 || grantpt(master) != 0 || unlockpt(master) != 0)
+    GTEST_SKIP() << "no pseudo-terminal here";
+  const int terminal = open(ptsname(master), O_RDWR | O_NOCTTY);
+  ASSERT_GE(terminal, 0);
+  const pid_t pid = spawn_avocet({}, terminal, terminal, -1, {master});
+  close(terminal);
+  std::string seen;
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+  while (seen.find("Type 'help' for the commands.") == std::string::npos &&
+         std::chrono::steady_clock::now() < deadline) {
+    pollfd p{master, POLLIN, 0};
+    if (poll(&p, 1, 20) <= 0) continue;
+    char chunk[4096];
+    const ssize_t n = read(master, chunk, sizeof chunk);
+    if (n <= 0) break;
+    seen.append(chunk, size_t(n));
+  }
+  // Nothing was typed until now: `quit` ends it.
+  ASSERT_EQ(write(master, "quit\n", 5), 5);
+  int status = 0;
+  for (int i = 0; i < 10000 && waitpid(pid, &status, WNOHANG) == 0; ++i) usleep(1000);
+  if (waitpid(pid, &status, WNOHANG) == 0) {
+    kill(pid, SIGKILL);
+    waitpid(pid, &status, 0);
+  }
+  close(master);
+  EXPECT_EQ(seen.rfind("Avocet ", 0), 0u) << seen;
+  EXPECT_NE(seen.find("Type 'help' for the commands."), std::string::npos) << seen;
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << seen;
 }
 
 }  // namespace

@@ -76,7 +76,8 @@ std::vector<BadLine> bad_uci_lines(const std::string& net) {
       {"go depth x", "go: depth must be an integer, got 'x'", go},
       {"go depth", "go: depth needs a value", go},
       {"go wtime abc", "go: wtime must be an integer, got 'abc'", go},
-      {"go movetime 99999999999999", "go: movetime must be an integer, got '99999999999999'", go},
+      {"go movetime 99999999999999",
+       "go: movetime must be at most 2147483647, got 99999999999999: ignored", go},
       {"go banana", "go: unknown parameter 'banana'", go},
       // The previous row's check left the position after 1. e4.
       {"go searchmoves e2e5",
@@ -178,7 +179,7 @@ TEST(MalformedInput, EveryBadCommandLineGetsOneErrorLineAndStatus2) {
   const std::string corrupt = temp_file("corrupt2.safetensors", "garbage\x01\x02");
   const std::vector<BadCommand> table = {
       {{"frobnicate"}, "unknown subcommand 'frobnicate' (try --help)"},
-      {{"perft", "abc"}, "perft: Argument 'abc' failed to parse"},
+      {{"perft", "abc"}, "perft: DEPTH must be an integer from 1 to 20, got 'abc'"},
       {{"perft", "3", "--fen", "xyz"}, "FEN has 1 fields; expected 6 (or 4 without the clocks)"},
       {{"perft", "--suite", "/nonexistent.epd"},
        "cannot read perft suite '/nonexistent.epd': No such file or directory"},

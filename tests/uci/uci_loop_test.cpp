@@ -134,10 +134,28 @@ TEST(UciLoop, ClearHashEmptiesTheTable) {
   s.send("setoption name Clear Hash");
   EXPECT_EQ(search(), fresh);
   EXPECT_EQ(s.loop.game().moves().size(), 3u);
-  s.send("setoption name Clear Hash value now");
-  EXPECT_NE(s.text().find("info string error: option Clear Hash: a button takes no value, got "
-                          "'now'\n"),
-            std::string::npos);
+}
+
+// A button ignores a value sent with it, as Stockfish's do: ChessX sends `setoption name Clear
+// Hash value %2`, which 59eb6be refused ("a button takes no value") and so kept the table.
+TEST(UciLoop, ButtonIgnoresAValue) {
+  Session s;
+  s.send("position startpos moves e2e4 e7e5 g1f3");
+  const auto search = [&] {
+    s.send("go depth 6");
+    s.loop.wait_for_search();
+    return last_nodes(s.text());
+  };
+  const uint64_t fresh = search();
+  ASSERT_NE(search(), fresh) << "the table does not change the node count: nothing to observe";
+  for (const char* value : {"%2", "now", "true"}) {
+    SCOPED_TRACE(value);
+    const size_t at = s.text().size();
+    s.send(std::string("setoption name Clear Hash value ") + value);
+    EXPECT_EQ(s.text().substr(at), "");
+    EXPECT_EQ(search(), fresh);
+    EXPECT_EQ(s.err.str(), "");
+  }
 }
 
 // `eval` shows every move's value as the engine plays it, with the game's history: the move
@@ -374,13 +392,40 @@ TEST(UciLoop, RefusedPositionLeavesNoPositionToSearch) {
     EXPECT_EQ(s.text().substr(at), no_position + no_position + no_position) << refused;
     s.send("go perft 1");
     EXPECT_TRUE(s.text().ends_with(
-        "info string error: go perft: no position (the last 'position' was refused)\n"));
+        "info string error: go perft: no position (the last 'position' was refused): send a "
+        "valid one\n"));
     s.send("position startpos moves e2e4 e7e5");
     s.send("go depth 1");
     s.loop.wait_for_search();
     EXPECT_EQ(count(s.text(), "bestmove "), 4) << s.text();
     EXPECT_NO_THROW(parse_uci(s.loop.game().position(), bestmove_of(s.text()))) << refused;
   }
+}
+
+// The commands that show or change the position say what go says after a refused `position`:
+// there is none (59eb6be's `d` and `eval` showed the position before it, and `flip` flipped it
+// and made it searchable again).
+TEST(UciLoop, RefusedPositionLeavesNothingToShow) {
+  Session s;
+  s.send("position startpos moves e2e4");
+  s.send("position startpos moves e7e5");  // White to move: refused
+  const size_t at = s.text().size();
+  std::string expected;
+  for (const char* command : {"d", "eval", "flip", "go perft 1", "go depth 1"}) {
+    s.send(command);
+    s.loop.wait_for_search();
+    const std::string name = std::string(command).substr(0, std::string(command).rfind(' '));
+    expected += "info string error: " + (name == "go depth" ? std::string("go") : name) +
+                ": no position (the last 'position' was refused): send a valid one\n";
+  }
+  EXPECT_EQ(s.text().substr(at), expected + "bestmove 0000\n");
+  EXPECT_FALSE(s.loop.engine().has_position());
+  // A valid position is shown again.
+  s.send("position startpos");
+  s.send("d");
+  EXPECT_NE(s.text().find("Fen: rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\n", at),
+            std::string::npos)
+      << s.text();
 }
 
 TEST(UciLoop, EveryGoVariantGivesExactlyOneLegalBestmove) {
@@ -563,12 +608,29 @@ TEST(UciLoop, PonderHoldsBestmoveUntilPonderhit) {
   EXPECT_TRUE(eventually([&] { return count(s.text(), "bestmove ") == 1; }, 2000));
 }
 
-TEST(UciLoop, NoLegalMoveGivesBestmoveNone) {
-  Session s;
-  s.send("position startpos moves f2f3 e7e5 g2g4 d8h4");
-  s.send("go depth 2");
-  s.loop.wait_for_search();
-  EXPECT_NE(s.text().find("bestmove (none)\n"), std::string::npos) << s.text();
+// No legal move: Stockfish's one line, the game's end as a score at depth 0 (`mate 0` for the
+// side to move mated, `cp 0` at a stalemate), then `bestmove (none)`; 59eb6be printed only the
+// bestmove. In either mode, and for a search held by `infinite` until stop.
+TEST(UciLoop, NoLegalMoveReportsDepth0BeforeBestmoveNone) {
+  for (const char* mode : {"search", "argmax"}) {
+    for (const auto& [position, score] :
+         {std::pair{"position startpos moves f2f3 e7e5 g2g4 d8h4", "mate 0"},
+          std::pair{"position fen 7k/5Q2/6K1/8/8/8/8/8 b - - 0 1", "cp 0"}}) {
+      SCOPED_TRACE(std::string(mode) + ": " + position);
+      Session s;
+      s.send(std::string("setoption name Mode value ") + mode);
+      s.send(position);
+      s.send("go depth 2");
+      s.loop.wait_for_search();
+      const std::string answer = fmt::format("info depth 0 score {}\nbestmove (none)\n", score);
+      const std::string net = "info string net material\n";  // named at the first go
+      EXPECT_EQ(s.text(), net + answer);
+      s.send("go infinite");
+      s.send("stop");
+      s.loop.wait_for_search();
+      EXPECT_EQ(s.text(), net + answer + answer);
+    }
+  }
 }
 
 TEST(UciLoop, FindsAMateAndReportsIt) {
@@ -855,6 +917,110 @@ TEST(UciLoop, GoParametersOutOfRangeAreNamed) {
   EXPECT_EQ(s.text().rfind("info string error: go: wtime -100 is negative: read as 0\n", 0), 0u)
       << s.text();
   EXPECT_EQ(count(s.text(), "bestmove "), 1) << s.text();
+}
+
+// One rule for every go limit: an integer from its least value to its most (2147483647, or
+// 9223372036854775807 for nodes), however many digits it has; a value outside is named in one
+// error line and left out, and the go still searches on what remains. 59eb6be called
+// 9999999999999 "not an integer" and took 99999999999 silently as 2000000000.
+TEST(UciLoop, GoLimitsAboveTheirRangeAreNamed) {
+  Session s;
+  s.send("position startpos");
+  // What the engine answers to `go`.
+  const auto answer = [&s](const std::string& go) {
+    const size_t at = s.text().size();
+    s.send(go);
+    s.loop.wait_for_search();
+    return s.text().substr(at);
+  };
+  const std::string huge = "123456789012345678901234567890";
+  for (const char* limit :
+       {"wtime", "btime", "winc", "binc", "movestogo", "movetime", "depth", "mate", "nodes"}) {
+    const bool nodes = std::string(limit) == "nodes";
+    const std::string most = nodes ? "9223372036854775807" : "2147483647";
+    for (const std::string& value :
+         nodes ? std::vector<std::string>{"9223372036854775808", huge}
+               : std::vector<std::string>{"2147483648", "99999999999", "9999999999999", huge}) {
+      const std::string go = fmt::format("go {} {} depth 2", limit, value);
+      SCOPED_TRACE(go);
+      const std::string out = answer(go);
+      EXPECT_EQ(out.rfind(fmt::format("info string error: go: {} must be at most {}, got {}: "
+                                      "ignored\n",
+                                      limit, most, value),
+                          0),
+                0u)
+          << out;
+      EXPECT_EQ(count(out, "info string error"), 1) << out;
+      EXPECT_EQ(count(out, "bestmove "), 1) << out;
+      EXPECT_GE(last_depth(out), 2) << out;
+    }
+    // The most itself is a limit like any other (here one that another limit ends first).
+    const std::string out = answer(fmt::format(
+        "go {} {} {}", limit == std::string("depth") ? "nodes 50" : "depth 1", limit, most));
+    EXPECT_EQ(out.find("error"), std::string::npos) << limit << "\n" << out;
+    EXPECT_EQ(count(out, "bestmove "), 1) << out;
+  }
+  // Below the range, with any number of digits: a limit asking for no search is left out, and a
+  // clock run past zero is read as 0.
+  for (const auto& [go, error] :
+       {std::pair{"go depth 1 movetime -" + huge,
+                  "go: movetime must be at least 1, got -" + huge + ": ignored"},
+        std::pair{"go wtime -" + huge + " btime 1000",
+                  "go: wtime -" + huge + " is negative: read as 0"}}) {
+    SCOPED_TRACE(go);
+    const std::string out = answer(go);
+    EXPECT_EQ(out.rfind("info string error: " + error + "\n", 0), 0u) << out;
+    EXPECT_EQ(count(out, "bestmove "), 1) << out;
+  }
+}
+
+// The line before every bestmove is an info line with the search's final figures: the nodes of
+// an iteration the limit cut short, the time it stopped, and the line of the move played.
+// 59eb6be's last info was the last complete iteration's (`nodes 684` at 163 ms for a search
+// that stopped at 1000 nodes and 250 ms).
+TEST(UciLoop, FinalInfoBeforeEveryBestmove) {
+  // The line just before the bestmove.
+  const auto final_info = [](const std::string& out) {
+    const size_t best = out.rfind("bestmove ");
+    const size_t info = out.rfind("info ", best);
+    return info == std::string::npos ? std::string() : out.substr(info, best - info);
+  };
+  const auto field = [](const std::string& line, const std::string& name) {
+    const size_t at = line.find(" " + name + " ");
+    return at == std::string::npos ? -1L : std::stol(line.substr(at + name.size() + 2));
+  };
+  for (const int limit : {100, 333, 1000}) {
+    SCOPED_TRACE(limit);
+    Session s;
+    s.send("position startpos moves e2e4 e7e5");
+    s.send(fmt::format("go nodes {}", limit));
+    s.loop.wait_for_search();
+    const std::string info = final_info(s.text());
+    EXPECT_TRUE(info.starts_with("info depth ")) << s.text();
+    // One thread stops at the limit exactly: the limit cut an iteration short.
+    EXPECT_EQ(field(info, "nodes"), limit) << s.text();
+    EXPECT_NE(info.find(" pv " + bestmove_of(s.text())), std::string::npos) << s.text();
+  }
+  // A fixed time: the search stops at movetime less Move Overhead, and says so.
+  Session s;
+  s.send("setoption name Move Overhead value 0");
+  s.send("position startpos moves e2e4 e7e5");
+  s.send("go movetime 300");
+  s.loop.wait_for_search();
+  const std::string info = final_info(s.text());
+  EXPECT_TRUE(info.starts_with("info depth ")) << s.text();
+  EXPECT_GE(field(info, "time"), 300) << s.text();
+  EXPECT_NE(info.find(" pv " + bestmove_of(s.text())), std::string::npos) << s.text();
+  // A limited strength plays a line of its choice, which the final info shows.
+  for (int game = 0; game < 5; ++game) {
+    Session weak;
+    weak.send("setoption name UCI_LimitStrength value true");
+    weak.send("position startpos moves e2e4 e7e5");
+    weak.send("go nodes 300");
+    weak.loop.wait_for_search();
+    EXPECT_NE(final_info(weak.text()).find(" pv " + bestmove_of(weak.text())), std::string::npos)
+        << weak.text();
+  }
 }
 
 // `go nodes N` counts the positions it expanded, at most N, the root included: one node is

@@ -68,8 +68,8 @@ std::string_view type_name(OptionType type);
 std::string declaration(const OptionSpec& spec);
 
 // Checks `value` against the spec; returns it normalised ("true"/"false", the combo value in
-// the table's case, the integer as std::to_string writes it) or throws std::invalid_argument
-// with a one-line reason naming the option.
+// the table's case, the integer as std::to_string writes it; a button ignores any value, as
+// Stockfish's does) or throws std::invalid_argument with a one-line reason naming the option.
 OptionValue validate(const OptionSpec& spec, const std::string& value);
 
 bool same_name(std::string_view a, std::string_view b);
