@@ -148,7 +148,10 @@ void run_selfplay_worker(const SelfplayOptions& options, int worker, long positi
         }
         // The moves the recipe left unsearched: written unscored, so that training knows
         // every legal move (the policy term of a partial label) and which it must not fit.
-        for (const Move m : legal)
+        // A recipe that searches every move leaves out only the rare bound line, as before.
+        const bool partial = options.multipv > 0 && size_t(options.multipv) < legal.size() &&
+                             options.shallow_depth <= 0;
+        for (const Move m : partial ? legal : MoveList())
           if (std::none_of(lines.begin(), lines.end(),
                            [&](const ScoredLine& l) { return l.move == m; })) {
             labelled.push_back({m, std::numeric_limits<float>::quiet_NaN()});
