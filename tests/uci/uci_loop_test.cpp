@@ -118,16 +118,19 @@ uint64_t last_nodes(const std::string& text) {
   return at == std::string::npos ? 0 : std::stoull(text.substr(at + 7));
 }
 
+// The nodes a `go depth 6` from the session's position reports.
+uint64_t depth_6_nodes(Session& s) {
+  s.send("go depth 6");
+  s.loop.wait_for_search();
+  return last_nodes(s.text());
+}
+
 // Clear Hash forgets what earlier searches stored: a repeated search, which found the table
 // filled the second time, counts the nodes of the first once more. The position stays.
 TEST(UciLoop, ClearHashEmptiesTheTable) {
   Session s;
   s.send("position startpos moves e2e4 e7e5 g1f3");
-  const auto search = [&] {
-    s.send("go depth 6");
-    s.loop.wait_for_search();
-    return last_nodes(s.text());
-  };
+  const auto search = [&] { return depth_6_nodes(s); };
   const uint64_t fresh = search();
   const uint64_t reused = search();
   ASSERT_NE(reused, fresh) << "the table does not change the node count: nothing to observe";
@@ -141,11 +144,7 @@ TEST(UciLoop, ClearHashEmptiesTheTable) {
 TEST(UciLoop, ButtonIgnoresAValue) {
   Session s;
   s.send("position startpos moves e2e4 e7e5 g1f3");
-  const auto search = [&] {
-    s.send("go depth 6");
-    s.loop.wait_for_search();
-    return last_nodes(s.text());
-  };
+  const auto search = [&] { return depth_6_nodes(s); };
   const uint64_t fresh = search();
   ASSERT_NE(search(), fresh) << "the table does not change the node count: nothing to observe";
   for (const char* value : {"%2", "now", "true"}) {
