@@ -140,7 +140,7 @@ class Trunk(nn.Module):
         return self.ln_f(x)
 
 
-# The tactical feature groups of include/avocet/chess/features.h (name, number of values), in
+# The tactical feature groups of include/avocet/chess/tactical_features.h (name, number of values), in
 # the order shards store them. A house net uses any subset; the engine refuses other names.
 SQUARE_GROUPS = [("attackers", 16), ("least_valuable_attacker", 36), ("pinned", 3),
                  ("en_prise", 3)]

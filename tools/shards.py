@@ -1,6 +1,6 @@
 """Reads Avocet training shards (see include/avocet/datagen/shard.h) into numpy arrays.
 
-Version 2 shards carry the tactical features of chess/features.h: per square in token
+Version 2 shards carry the tactical features of chess/tactical_features.h: per square in token
 order, and per labelled move; their groups (name, number of values) come from each file's
 header. Version 1 shards have none.
 

@@ -35,7 +35,7 @@ ctest --test-dir build-checked --output-on-failure -j "$(nproc)"
 # much for a suite that should stay under 20 min); this scope takes about 75 s of CPU a target,
 # 80 to 230 s of wall time with both cores busy with other work as well.
 march_targets=(x86-64-v2 x86-64-v3 icelake-server sapphirerapids znver3 znver4)
-march_sources=(src/nn/*.cpp src/chess/attacks.cpp)
+march_sources=(src/nn/*.cpp src/nn/kernels/*.cpp src/chess/attacks.cpp)
 for target in "${march_targets[@]}"; do
   flags="-march=$target"
   [ "$target" = znver4 ] && flags="-march=znver3 -mavx512f -mavx512cd -mavx512bw -mavx512dq \

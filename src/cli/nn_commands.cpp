@@ -6,9 +6,9 @@
 #include <cmath>
 #include <numeric>
 
-#include "avocet/chess/features.h"
 #include "avocet/chess/move_text.h"
 #include "avocet/chess/movegen.h"
+#include "avocet/chess/tactical_features.h"
 #include "avocet/nn/action_table.h"
 #include "avocet/nn/default_net.h"
 #include "avocet/nn/evaluator.h"

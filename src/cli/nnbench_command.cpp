@@ -17,11 +17,11 @@
 #include <string>
 #include <thread>
 
-#include "avocet/chess/features.h"
 #include "avocet/chess/movegen.h"
+#include "avocet/chess/tactical_features.h"
 #include "avocet/cli/progress.h"
 #include "avocet/nn/evaluator.h"
-#include "avocet/nn/int8_gemm.h"
+#include "avocet/nn/kernels/int8_gemm.h"
 #include "avocet/nn/network.h"
 #include "commands.h"
 
@@ -157,7 +157,7 @@ nn::NetworkConfig config(nn::Family family, int d, int layers, bool features = f
   c.head_dim = d;
   c.name =
       fmt::format("{}-d{}-L{}", family == nn::Family::House ? "house" : "searchless", d, layers);
-  if (features) {  // every feature group of chess/features.h
+  if (features) {  // every feature group of chess/tactical_features.h
     for (int g = 0; g < kSquareFeatureCount; ++g) c.square_groups.push_back(g);
     for (int g = 0; g < kMoveFeatureCount; ++g) c.move_groups.push_back(g);
     c.name += "-features";
@@ -187,8 +187,9 @@ std::vector<nn::Precision> precisions_option(const cxxopts::ParseResult& parsed)
 }
 
 // The precision column: int8 names its kernel, the wide AVX2 one as int8-avx2-i16 (16-bit
-// integers, nn/int8_gemm.h), and the products the net runs wider instead (metadata int8_bf16,
-// nn/transformer.h), as int8-vnni+bf16-qkv, or int8-vnni+fp32-qkv where the CPU has no bf16.
+// integers, nn/kernels/int8_gemm.h), and the products the net runs wider instead (metadata
+// int8_bf16, nn/transformer.h), as int8-vnni+bf16-qkv, or int8-vnni+fp32-qkv where the CPU has no
+// bf16.
 std::string precision_label(const nn::Network& net) {
   if (net.precision() != nn::Precision::Int8)
     return std::string(nn::precision_name(net.precision()));

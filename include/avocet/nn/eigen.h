@@ -1,4 +1,4 @@
-// Eigen's dense core, as every file of Avocet includes it (nn/transformer.h's Matrix, the
+// Eigen's dense core, as every file of Avocet includes it (nn/matrix.h's Matrix, the
 // kernels' references).
 //
 // With AVX-512 (-march=icelake-server, or native on such a CPU), gcc 12 warns that the `__Y` of

@@ -1,7 +1,7 @@
-// Tactical features (chess/features.h): hand-checked values, and the invariance the mirrored
-// network relies on: a position and its colour-flipped twin have the same features, squares
-// flipped rank-wise.
-#include "avocet/chess/features.h"
+// Tactical features (chess/tactical_features.h): hand-checked values, and the invariance the
+// mirrored network relies on: a position and its colour-flipped twin have the same features,
+// squares flipped rank-wise.
+#include "avocet/chess/tactical_features.h"
 
 #include <gtest/gtest.h>
 
@@ -103,7 +103,8 @@ TEST(Features, SeeAndThreat) {
 }
 
 TEST(Features, QsearchAndTargets) {
-  // Nc3 can be taken (threat 3 pawns), but Nxc3 opens the d-file to Rxd7: quiescence says 0.
+  // Nc3 can be taken (threat 3 pawns), but Nxc3 opens the d-file to Rxd7: the capture sequence says
+  // 0.
   const MoveFeatures unblock = of("6k1/3q4/8/3n4/8/8/8/1N1R2K1 w - - 0 1", "b1c3");
   EXPECT_EQ(unblock[kThreat], 3);
   EXPECT_EQ(unblock[kQsearch], 9 + 0);

@@ -1,6 +1,6 @@
 // e^x in the 8 lanes of an AVX2 register, for the AVX2 kernels (attention's softmax, SwiGLU's
-// sigmoid). Internal to src/nn: include it only in x86 builds, and call it only from functions
-// compiled with the same target and run after the run-time AVX2 check.
+// sigmoid). Internal to src/nn/kernels: include it only in x86 builds, and call it only from
+// functions compiled with the same target and run after the run-time AVX2 check.
 #pragma once
 
 #if defined(__x86_64__) || defined(__i386__)

@@ -1,9 +1,9 @@
-// The int8 kernels (nn/int8_gemm.h): quantization by hand, the packed layouts, the reference
-// against the fp32 product within int8 error, every fast kernel this CPU runs against the
+// The int8 kernels (nn/kernels/int8_gemm.h): quantization by hand, the packed layouts, the
+// reference against the fp32 product within int8 error, every fast kernel this CPU runs against the
 // reference, the Hadamard rotation (the fast transform against the explicit matrix, and
 // products in the rotated basis), and the shipped net in int8 against itself in fp32 on win
 // probabilities.
-#include "avocet/nn/int8_gemm.h"
+#include "avocet/nn/kernels/int8_gemm.h"
 
 #include <gtest/gtest.h>
 
@@ -16,8 +16,8 @@
 #include <string>
 #include <vector>
 
+#include "../cpu_level_testing.h"
 #include "avocet/nn/transformer.h"
-#include "cpu_level_testing.h"
 #include "gemm_testing.h"
 
 namespace avocet::nn::int8 {
@@ -424,7 +424,7 @@ TEST(Int8Network, ShippedNetRotatesEveryEightBitProduct) {
 // The shipped net: int8 against fp32 on the parity and random perft positions. The issue's
 // bounds: at most 0.02 in win probability for any move and 0.002 on average, the same best
 // move in 97% of positions; a changed best move may cost at most 0.02 by fp32's values.
-// The AVX2 kernel's wide levels must do far better, as bf16 does (nn/bf16_gemm_test.cpp's
+// The AVX2 kernel's wide levels must do far better, as bf16 does (nn/kernels/bf16_gemm_test.cpp's
 // 0.01 and 0.001): with v26, max 0.0011, mean 0.000084, every best move the same.
 // On every CPU level up to this one's that has a kernel (nn/cpu_level.h): AVX2's kernel, and
 // VNNI's with the products the net names in fp32 (no BF16) or in bf16.

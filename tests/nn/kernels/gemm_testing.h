@@ -16,7 +16,7 @@
 #include <string>
 #include <vector>
 
-#include "../test_data.h"
+#include "../../test_data.h"
 #include "avocet/chess/movegen.h"
 #include "avocet/nn/default_net.h"
 #include "avocet/nn/evaluator.h"

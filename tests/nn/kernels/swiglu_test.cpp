@@ -1,6 +1,6 @@
-// SwiGLU's gate (nn/swiglu.h): the reference against its definition, and the AVX2 kernel
+// SwiGLU's gate (nn/kernels/swiglu.h): the reference against its definition, and the AVX2 kernel
 // against the reference, elementwise.
-#include "avocet/nn/swiglu.h"
+#include "avocet/nn/kernels/swiglu.h"
 
 #include <gtest/gtest.h>
 

@@ -1,7 +1,7 @@
-// The bf16 kernels (nn/bf16_gemm.h) against plain references by normalised mean squared error
-// (NMSE = sum (y - ref)^2 / sum ref^2, as ggml's test-backend-ops), and the shipped net in
+// The bf16 kernels (nn/kernels/bf16_gemm.h) against plain references by normalised mean squared
+// error (NMSE = sum (y - ref)^2 / sum ref^2, as ggml's test-backend-ops), and the shipped net in
 // bf16 against itself in fp32 on win probabilities.
-#include "avocet/nn/bf16_gemm.h"
+#include "avocet/nn/kernels/bf16_gemm.h"
 
 #include <gtest/gtest.h>
 

@@ -1,6 +1,6 @@
 // The constants of Cephes' expf, shared by the vectorised exps (avx2_exp.h; the AVX-512 one in
-// attention.cpp): x = n ln 2 + r with n = round(x log2 e) and |r| <= ln 2 / 2, then
-// e^x = 2^n (1 + r + r^2 P(r)), P of degree 5. Internal to src/nn.
+// attention_avx512.cpp): x = n ln 2 + r with n = round(x log2 e) and |r| <= ln 2 / 2, then
+// e^x = 2^n (1 + r + r^2 P(r)), P of degree 5. Internal to src/nn/kernels.
 #pragma once
 
 #include <iterator>

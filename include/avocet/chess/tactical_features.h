@@ -39,7 +39,7 @@ inline constexpr std::array<FeatureGroup, 4> kSquareFeatureGroups = {
 //   mate         gives mate
 //   allows_mate  they have a mate in one after the move
 //   qsearch      the material the move wins once both sides have made every capture worth
-//                making (chess/quiescence.h), pawns, clamped to [-9, 9], plus 9
+//                making (chess/capture_sequence.h), pawns, clamped to [-9, 9], plus 9
 //   targets      their pieces we could then win by SEE were it our move again: 0, 1, 2, 3+
 //                (a fork is two; the en_prise square features say which were already hanging)
 inline constexpr std::array<FeatureGroup, 8> kMoveFeatureGroups = {{{"pieces", 36},

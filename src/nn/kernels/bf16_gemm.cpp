@@ -1,4 +1,4 @@
-#include "avocet/nn/bf16_gemm.h"
+#include "avocet/nn/kernels/bf16_gemm.h"
 
 #include "avocet/nn/cpu_level.h"
 

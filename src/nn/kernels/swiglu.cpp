@@ -1,4 +1,4 @@
-#include "avocet/nn/swiglu.h"
+#include "avocet/nn/kernels/swiglu.h"
 
 #include <cassert>
 #include <cstdlib>

@@ -1,7 +1,7 @@
-// attention_avx2 (nn/attention.h): the attention of the reduced precisions on CPUs with AVX2 and
-// FMA but no AVX-512, where it replaces Eigen's reference (19% of an int8 search on such a CPU
-// before it: two small matrix products per head, each packed by Eigen first, and a softmax of
-// whole rows in three passes).
+// attention_avx2 (nn/kernels/attention_avx2.h): the attention of the reduced precisions on CPUs
+// with AVX2 and FMA but no AVX-512, where it replaces Eigen's reference (19% of an int8 search on
+// such a CPU before it: two small matrix products per head, each packed by Eigen first, and a
+// softmax of whole rows in three passes).
 //
 // AVX2 has 16 registers of 8 floats, too few to hold a query block's scores against every key as
 // attention_avx512 does, so each step goes through a small scratch row in L1 instead:
@@ -12,6 +12,8 @@
 //      unnormalised, with 1 / sum applied once to the output;
 //   4. out = weights V for six queries at a time, 16 columns per pass (12 sums in registers,
 //      each value row loaded once for all six).
+#include "avocet/nn/kernels/attention_avx2.h"
+
 #include <algorithm>
 #include <cassert>
 #include <cmath>
@@ -19,7 +21,6 @@
 #include <limits>
 
 #include "avocet/nn/aligned_vector.h"
-#include "avocet/nn/attention.h"
 #include "avocet/nn/cpu_level.h"
 
 #if defined(__x86_64__) || defined(__i386__)

@@ -1,4 +1,4 @@
-#include "avocet/chess/quiescence.h"
+#include "avocet/chess/capture_sequence.h"
 
 #include <algorithm>
 #include <array>
@@ -52,14 +52,14 @@ bool loses_material(const Position& pos, Move m, int gain) {
   return see(pos, m) < 0;
 }
 
-class Quiescence {
+class CaptureSearch {
  public:
   // The best material the side to move at `pos` wins from here by captures (0 when it is
   // better to stop), fail-hard within [alpha, beta].
   int search(const Position& pos, int alpha, int beta, int plies_left) {
     ++nodes_;
     alpha = std::max(alpha, 0);  // standing pat
-    if (alpha >= beta || plies_left == 0 || nodes_ >= kQuiescenceNodes)
+    if (alpha >= beta || plies_left == 0 || nodes_ >= kCaptureSequenceNodes)
       return std::min(alpha, beta);
     struct Capture {
       Move move;
@@ -87,7 +87,7 @@ class Quiescence {
               [](const Capture& a, const Capture& b) {
                 return a.gain != b.gain ? a.gain > b.gain : a.order < b.order;
               });
-    for (size_t i = 0; i < count && nodes_ < kQuiescenceNodes; ++i) {
+    for (size_t i = 0; i < count && nodes_ < kCaptureSequenceNodes; ++i) {
       Position child = pos;
       child.play(captures[i].move);
       const int g = captures[i].gain;
@@ -106,12 +106,12 @@ class Quiescence {
 
 }  // namespace
 
-int quiescence_gain(const Position& pos, Move m) {
+int capture_sequence_gain(const Position& pos, Move m) {
   constexpr int kUnbounded = 1 << 20;
   Position after = pos;
   after.play(m);
   const int gain = immediate_gain(pos, m);
-  return gain - Quiescence().search(after, -kUnbounded, kUnbounded, kQuiescencePlies);
+  return gain - CaptureSearch().search(after, -kUnbounded, kUnbounded, kCaptureSequencePlies);
 }
 
 }  // namespace avocet

@@ -1,4 +1,4 @@
-#include "avocet/nn/int8_gemm.h"
+#include "avocet/nn/kernels/int8_gemm.h"
 
 #if defined(__x86_64__) || defined(__i386__)
 #include <immintrin.h>

@@ -1,10 +1,10 @@
-#include "avocet/chess/features.h"
+#include "avocet/chess/tactical_features.h"
 
 #include <algorithm>
 
+#include "avocet/chess/capture_sequence.h"
 #include "avocet/chess/exchange.h"
 #include "avocet/chess/movegen.h"
-#include "avocet/chess/quiescence.h"
 
 namespace avocet {
 
@@ -81,7 +81,7 @@ MoveFeatures move_features(const Position& pos, Move m, MoveGroupSet groups) {
     f[kAllowsMate] = wanted(kAllowsMate) && !replies.empty() && has_mate_in_one(after, replies);
   }
   if (wanted(kQsearch))
-    f[kQsearch] = uint8_t(std::clamp(pawns(quiescence_gain(pos, m)), -9, 9) + 9);
+    f[kQsearch] = uint8_t(std::clamp(pawns(capture_sequence_gain(pos, m)), -9, 9) + 9);
   if (wanted(kTargets)) {
     int targets = 0;
     const Color them = after.side_to_move();
