@@ -1,4 +1,4 @@
-"""tools/pgn_clock.py on a committed fixture (tests/data/fastchess_clock.pgn): two games at
+"""tools/measure/pgn_clock.py on a committed fixture (tests/data/fastchess_clock.pgn): two games at
 10+0.1 between "new" and "old", one lost by "old" on time, one from the start position with
 book moves, so that move numbers, sides, book comments and the clock left are all checked."""
 

@@ -1,4 +1,4 @@
-"""tools/plot_puzzles.py without matplotlib: the CLI's buckets, the intervals, the warnings
+"""tools/measure/plot_puzzles.py without matplotlib: the CLI's buckets, the intervals, the warnings
 about dropped buckets, and --print on a committed fixture (tests/data/puzzle_results.jsonl:
 12 puzzles rated 1000-1499 of which 9 solved, 15 rated 1500-1999 of which 5 solved, 3 rated
 >=2500 of which 1 solved)."""

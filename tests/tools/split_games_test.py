@@ -1,4 +1,4 @@
-"""tools/split_games.py: games found where the full-move number falls, whole games on each
+"""tools/data/split_games.py: games found where the full-move number falls, whole games on each
 side, and the same games held out however far the file has grown."""
 
 import os

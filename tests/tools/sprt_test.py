@@ -1,4 +1,4 @@
-"""tools/sprt.py: the figures fastchess printed for the same pentanomial counts, runs added up,
+"""tools/measure/sprt.py: the figures fastchess printed for the same pentanomial counts, runs added up,
 and one clear line for input it cannot use."""
 
 import math

@@ -1,4 +1,4 @@
-"""tools/stockfish_agreement.py without Stockfish: the score conversion matches the shards'
+"""tools/measure/stockfish_agreement.py without Stockfish: the score conversion matches the shards'
 (datagen/shard.cpp), the held-out positions are the split's, malformed lines are skipped
 with a line naming them, and a hit is a move with the best labelled value (mates tie), as in
 train.py's action accuracy. A scripted engine stands in for Stockfish."""

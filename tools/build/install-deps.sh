@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs the Debian 12 packages Avocet needs to build, test and benchmark, when missing.
-# Usage: tools/install-deps.sh [extra packages...]
+# Usage: tools/build/install-deps.sh [extra packages...]
 set -euo pipefail
 
 packages=(g++ cmake make libeigen3-dev libfmt-dev libcxxopts-dev libgtest-dev nlohmann-json3-dev

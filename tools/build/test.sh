@@ -7,8 +7,8 @@
 # (LeakSanitizer included), together with a short run of every libFuzzer target. Both builds treat a warning in the project's own code as an error
 # (AVOCET_WERROR), so that CI fails on a new one, with gcc and with clang.
 set -euo pipefail
-cd "$(dirname "$0")/.."
-tools/install-deps.sh
+cd "$(dirname "$0")/../.."
+tools/build/install-deps.sh
 cmake --preset checked >/dev/null
 cmake --build build-checked -j "$(nproc)"
 

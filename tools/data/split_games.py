@@ -12,7 +12,7 @@ falls. A game is held out when a hash of its first position's FEN falls below th
 percentage: the same games stay held out however far the file has grown since the last split.
 
 Standard library only. Example:
-    tools/split_games.py datagen/sf-seed404-worker0.tsv --held-out-percent 10 \\
+    tools/data/split_games.py datagen/sf-seed404-worker0.tsv --held-out-percent 10 \\
         selfplay-404.tsv selfplay-404-held-out.tsv
 """
 

@@ -3,13 +3,13 @@
 
 Builds the standard benchmark networks (house d=128/256, L=4/8; searchless d=256, L=8) with
 random weights, exports them, runs `avocet nnbench --weights ...` on them (fp32, and bf16
-where the CPU has AVX-512 BF16), then times the PyTorch reference (tools/reference_model.py)
+where the CPU has AVX-512 BF16), then times the PyTorch reference (tools/train/reference_model.py)
 on the same files and positions, one position per call, one thread
 (torch.set_num_threads(1), OPENBLAS_NUM_THREADS=1). Prints positions/s for both and the
 ratio.
 
 Usage:
-    /usr/bin/python3 tools/bench_nn.py [--avocet build/avocet] [--seconds 3]
+    /usr/bin/python3 tools/measure/bench_nn.py [--avocet build/avocet] [--seconds 3]
 """
 
 import os
@@ -24,9 +24,10 @@ import time
 
 import torch
 
-import chess_tokens
-import reference_model
-from uci_engine import STOCKFISH, UciEngine
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "train"))
+import chess_tokens  # noqa: E402
+import reference_model  # noqa: E402
+from uci_engine import STOCKFISH, UciEngine  # noqa: E402
 
 NETWORKS = [("house", 128, 4), ("house", 128, 8), ("house", 256, 4), ("house", 256, 8),
             ("searchless", 256, 8)]
@@ -55,7 +56,7 @@ def torch_rate(model, cases, seconds):
 
 
 def main():
-    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--avocet", default=os.path.join(root, "build", "avocet"))
     parser.add_argument("--stockfish", default=STOCKFISH)

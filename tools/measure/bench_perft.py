@@ -6,7 +6,7 @@ count the last ply in bulk), and timed from sending the command to reading the t
 position runs --repeat times per engine and the fastest run counts.
 
 Usage:
-    tools/bench_perft.py [--avocet build/avocet] [--stockfish /usr/games/stockfish]
+    tools/measure/bench_perft.py [--avocet build/avocet] [--stockfish /usr/games/stockfish]
 """
 
 import argparse
@@ -27,7 +27,7 @@ POSITIONS = [
 
 
 def main():
-    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--avocet", default=os.path.join(root, "build", "avocet"))
     parser.add_argument("--stockfish", default=STOCKFISH)

@@ -9,7 +9,7 @@ ratio is the standard measure of what extra threads buy (a ratio of nodes per se
 counts work that the threads may duplicate). Games decide; this is the quick signal.
 
 Usage:
-    tools/bench_threads.py [--avocet build/avocet] [--threads 1,2] [--depth 10] [--repeat 1]
+    tools/measure/bench_threads.py [--avocet build/avocet] [--threads 1,2] [--depth 10] [--repeat 1]
 """
 
 import argparse
@@ -34,7 +34,7 @@ def search(engine, fen, threads, depth):
 
 
 def main():
-    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--avocet", default=os.path.join(root, "build", "avocet"))
     parser.add_argument("--threads", default="1,2", help="comma-separated Threads values")

@@ -6,7 +6,7 @@ src/search/bench.cpp, where they are defined) or the FENs of --fens, and prints 
 wall time of `go depth N` from the command to `bestmove`, the first and last reported depth,
 whether the depths of the info lines never decreased, the nodes and the final seldepth.
 
-Usage: tools/depth_times.py build/avocet [--depth 12] [--fens FILE]
+Usage: tools/measure/depth_times.py build/avocet [--depth 12] [--fens FILE]
 
 Only the standard library is needed.
 """
@@ -18,7 +18,7 @@ import subprocess
 import sys
 import time
 
-BENCH_SOURCE = pathlib.Path(__file__).resolve().parent.parent / "src/search/bench.cpp"
+BENCH_SOURCE = pathlib.Path(__file__).resolve().parents[2] / "src/search/bench.cpp"
 
 
 def bench_positions() -> list[str]:

@@ -13,10 +13,13 @@ even endgame a likely draw.
 
 Two steps:
     # games: appends to the TSV, so a stopped run resumes where it was
-    nice -n 10 python3 tools/fit_wdl.py play --games 1500 --nodes 4000 \
-        --out /work/data/wdl/games.tsv
+    nice -n 10 python3 tools/measure/fit_wdl.py play --games 1500 --nodes 4000 --out games.tsv
     # fit by maximum likelihood, 10% of the games held out for the figures
-    python3 tools/fit_wdl.py fit /work/data/wdl/games.tsv
+    python3 tools/measure/fit_wdl.py fit games.tsv
+
+The openings are noob_3moves.epd from the books folder: $AVOCET_BOOKS, by default
+../shared/data/books beside the repository (as for tools/data/labeller.sh); --book FILE for
+another.
 
 Stockfish supplies the rules (its `d` command prints the FEN and the checkers; `bestmove
 (none)` means mate or stalemate); repetitions, the 50-move rule, insufficient material and a
@@ -38,9 +41,9 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from uci_engine import STOCKFISH, UciEngine  # noqa: E402
 
 PIECE_VALUES = {"p": 1, "n": 3, "b": 3, "r": 5, "q": 9}
-BOOK = os.path.join(
-    os.path.dirname(os.path.abspath(__file__)), "..", "..", "shared", "data", "books",
-    "noob_3moves.epd")
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+BOOKS = os.environ.get("AVOCET_BOOKS", os.path.join(ROOT, "..", "shared", "data", "books"))
+BOOK = os.path.join(BOOKS, "noob_3moves.epd")
 MATERIAL_NORM = 58.0  # polynomials take m / 58, as Stockfish's model does
 MATERIAL_MIN = 4  # below this a and b are evaluated at 4 (few rows; KPK has m = 1)
 
@@ -321,8 +324,9 @@ def main():
     p = sub.add_parser("play", help="append Stockfish self-play games to a TSV")
     p.add_argument("--games", type=int, default=1500, help="game ids 0..N-1 (done ids skip)")
     p.add_argument("--nodes", type=int, default=4000)
-    p.add_argument("--out", default="/work/data/wdl/games.tsv")
-    p.add_argument("--book", default=None, help="EPD of openings (default noob_3moves)")
+    p.add_argument("--out", default="games.tsv", help="the games TSV, appended to")
+    p.add_argument("--book", default=None,
+                   help="EPD of openings (default $AVOCET_BOOKS/noob_3moves.epd)")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--max-plies", type=int, default=400, help="a draw beyond this")
     p.add_argument("--random-plies", type=int, default=6,

@@ -9,7 +9,7 @@ the move. For each engine this prints:
     time (minimum, 10th percentile, median, 90th percentile);
   - the mean and the spread of think time per move, by move number.
 
-Usage: tools/pgn_clock.py games.pgn [more.pgn ...] [--engine NAME]
+Usage: tools/measure/pgn_clock.py games.pgn [more.pgn ...] [--engine NAME]
 
 Only the standard library is needed.
 """

@@ -11,18 +11,20 @@ a single-PV search ranks moves differently from the MultiPV search that made the
 so even Stockfish at the labels' depth does not reach 100%.
 
 Example:
-    /usr/bin/python3 tools/stockfish_agreement.py \\
+    /usr/bin/python3 tools/measure/stockfish_agreement.py \\
         ../shared/data/sf-annotations/sf15-d7-001.tsv.xz --positions 2000 --depths 1 3 5 7
 """
 
 import argparse
 import lzma
 import math
+import os
 import sys
 
-import chess_tokens
-import split
-from uci_engine import STOCKFISH, UciEngine
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "train"))
+import chess_tokens  # noqa: E402
+import split  # noqa: E402
+from uci_engine import STOCKFISH, UciEngine  # noqa: E402
 
 
 def win_probability(score):

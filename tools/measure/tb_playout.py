@@ -12,8 +12,8 @@ Standard library only (no python-chess): positions are checked and games are jud
 Avocet's own `position` / `d` / `go perft 1` over UCI.
 
 Example:
-    tools/tb_playout.py --positions 400 --keep 20          # the issue's check
-    tools/tb_playout.py --positions 60 --keep 2            # a quick smoke run
+    tools/measure/tb_playout.py --positions 400 --keep 20          # the issue's check
+    tools/measure/tb_playout.py --positions 60 --keep 2            # a quick smoke run
 """
 
 import argparse
@@ -25,7 +25,7 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from uci_engine import STOCKFISH, UciEngine  # noqa: E402
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
 def tables(directory):

@@ -4,7 +4,7 @@ per-move win probabilities as PyTorch on the same file (max |difference| <= 1e-4
 checked in fp32, the reference arithmetic; bf16 is held to fp32 by the C++ tests.
 
 Example:
-    /usr/bin/python3 tools/check_parity.py --weights weights/avocet-house.safetensors
+    /usr/bin/python3 tools/train/check_parity.py --weights weights/avocet-house.safetensors
 """
 
 import os
@@ -31,7 +31,7 @@ FENS = [
 
 
 def main():
-    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--weights", required=True)
     parser.add_argument("--avocet", default=os.path.join(root, "build", "avocet"))

@@ -6,7 +6,7 @@ Held-out = the validation split by position hash that train.py uses (same
 position of the given shards with --all.
 
 Example:
-    /usr/bin/python3 tools/evaluate.py --weights weights/avocet-house.safetensors \\
+    /usr/bin/python3 tools/train/evaluate.py --weights weights/avocet-house.safetensors \\
         --shards /data/shards --positions 10000
 """
 

@@ -7,7 +7,7 @@ Stockfish, so the engine's move generator is checked too). The training pipeline
 the same modules.
 
 Example:
-    /usr/bin/python3 tools/reference_model.py --family house --d-model 32 --layers 2 \\
+    /usr/bin/python3 tools/train/reference_model.py --family house --d-model 32 --layers 2 \\
         --heads 4 --ffn-dim 64 --bins 32 --out tests/data/tiny_house.safetensors \\
         --fens tests/data/parity_fens.txt --golden tests/data/tiny_house.golden.json
 """
@@ -310,6 +310,7 @@ def load(path):
 
 
 def legal_moves(fens, stockfish):
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "measure"))
     from uci_engine import UciEngine
     engine = UciEngine(stockfish)
     result = [sorted(engine.perft(chess_tokens.normalise(fen), 1)[1]) for fen in fens]

@@ -1,4 +1,4 @@
-"""The held-out split shared by training, evaluation and tools/stockfish_agreement.py.
+"""The held-out split shared by training, evaluation and tools/measure/stockfish_agreement.py.
 
 A position is held out when a hash of its first four FEN fields (tokens 0..70) falls below
 the percentage, so it stays on the same side whatever order the shards or annotation files

@@ -10,9 +10,9 @@ position hash reported per data set, held-out games that are never trained on
 Runs on CPU or CUDA; --ddp under torchrun for several GPUs.
 
 Example (CPU, Debian's torch), warm-starting a featured net from v1:
-    OPENBLAS_NUM_THREADS=1 /usr/bin/python3 tools/train.py --shards shards --threads 1 \\
+    OPENBLAS_NUM_THREADS=1 /usr/bin/python3 tools/train/train.py --shards shards --threads 1 \\
         --d-model 128 --layers 4 --heads 4 --square-features all --move-features all \\
-        --init weights/avocet-house.safetensors --minutes 100 --out /tmp/v2.safetensors
+        --init weights/avocet-house.safetensors --minutes 100 --out v2.safetensors
 """
 
 import os

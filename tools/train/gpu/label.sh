@@ -1,18 +1,20 @@
 #!/usr/bin/env bash
-# On a device machine: labels new positions with Stockfish on all its CPU cores for SECONDS
-# (avocet datagen: Stockfish self-play from the book's openings, 3% random moves after the
-# opening, each position's moves scored at depth 7), then packs the annotations (.tsv, one
-# file per core: whole games, but for the last of each, cut where the time limit stopped it)
-# into $OUT/datagen-seedSEED.tar.xz. Needs .sf/ (stage_labeller.sh); the device tool's run
-# with carry [".sf"] and timeout_s about SECONDS + 60. 16 cores label about 440 positions a
-# second, 8 to 10 times what a 2-core machine does.
-# At home: tar -xJf .../datagen-seedSEED.tar.xz -C DIR, then tools/gpu/stage.sh with the .tsv
-# files stages them for training, split by game.
-# Usage: SEED=418 SECONDS_TO_RUN=140 tools/gpu/label.sh
+# On a machine with many cores (a GPU machine's CPUs, say): labels new positions with Stockfish
+# on all its cores for SECONDS (avocet datagen: Stockfish self-play from the book's openings,
+# 3% random moves after the opening, each position's moves scored at depth 7), then packs the
+# annotations (.tsv, one file per core: whole games, but for the last of each, cut where the
+# time limit stopped it) into OUT/datagen-seedSEED.tar.xz. Needs .sf/ (stage_labeller.sh,
+# run here or on the machine that copies the repository here). 16 cores label about 440
+# positions a second, 8 to 10 times what a 2-core machine does.
+# Then, where training runs: tar -xJf datagen-seedSEED.tar.xz -C DIR, and
+# tools/train/gpu/stage.sh with the .tsv files stages them for training, split by game.
+# Usage: SEED=418 SECONDS_TO_RUN=140 [OUT=DIR] tools/train/gpu/label.sh
+#   OUT defaults to ${TMPDIR:-/tmp}/avocet-label; the games are written in OUT/seed-SEED.
 set -uo pipefail
-cd "$(dirname "$0")/../.." || exit 2
 seed=${SEED:?SEED: the datagen seed, one not used before (weights/README.md lists them)}
-seconds=${SECONDS_TO_RUN:-140} out=${OUT:-/tmp/avocet-out} work=/tmp/avocet-label-$seed
+seconds=${SECONDS_TO_RUN:-140} out=$(realpath -m "${OUT:-${TMPDIR:-/tmp}/avocet-label}")
+work=$out/seed-$seed
+cd "$(dirname "$0")/../../.." || exit 2
 mkdir -p "$out" "$work"
 echo "$(nproc) cores, $seconds s"
 LD_LIBRARY_PATH=.sf timeout "$seconds" .sf/avocet datagen --stockfish .sf/stockfish \

@@ -1,21 +1,22 @@
 #!/usr/bin/env bash
-# Stages what a GPU machine needs into .gpu/ (kept out of git by .git/info/exclude), small
-# enough to travel (the device tool carries at most 64 MiB with the working tree): the packed
-# annotations (pack_annotations.py, 23 MB for the three sf-annotations files), a portable
-# `avocet` (no -march=native) with its libfmt for `datagen --from-tsv`, and python-chess.
+# For a GPU machine other than this one: stages what it needs to make the shards itself into
+# .gpu/ (kept out of git by .git/info/exclude), small enough to copy there with the repository
+# (41 MB, where the shards are 496 MB): the packed annotations (pack_annotations.py, 23 MB for
+# the three sf-annotations files), a portable `avocet` (no -march=native) with its libfmt for
+# `datagen --from-tsv`, so the GPU machine needs no C++ toolchain, and python-chess.
 # That avocet embeds no net (build-gpu, AVOCET_DEFAULT_NET empty): datagen --from-tsv needs
-# none, and the 4.9 MB it saves leave room in the 64 MiB for more datagen games.
-# Usage: tools/gpu/stage.sh PYTHON_CHESS_SOURCE [ANNOTATIONS_DIR] [DATAGEN_TSV ...]
-#   PYTHON_CHESS_SOURCE: a python-chess checkout (the folder holding chess/), e.g. one
-#   fetched from github:niklasf/python-chess; ANNOTATIONS_DIR defaults to
-#   ../shared/data/sf-annotations.
+# none. Then copy the repository with .gpu/ (rsync -a, say) and run train.sh there.
+# Usage: tools/train/gpu/stage.sh PYTHON_CHESS_SOURCE [ANNOTATIONS_DIR] [DATAGEN_TSV ...]
+#   PYTHON_CHESS_SOURCE: a python-chess checkout (the folder holding chess/), e.g. a clone of
+#   https://github.com/niklasf/python-chess; ANNOTATIONS_DIR defaults to
+#   ../shared/data/sf-annotations beside the repository.
 #   DATAGEN_TSV: `avocet datagen` annotations (its .tsv files); split_games.py splits each into
 #   training games (.gpu/data, trained on) and 10% held-out games (.gpu/held-out, which
 #   train.sh passes to train.py --held-out-shards), both packed. Stage a file again after
 #   datagen has added to it: the packed copies are remade.
 set -euo pipefail
 chess_source=$(cd "$1" && pwd)
-cd "$(dirname "$0")/../.."
+cd "$(dirname "$0")/../../.."
 annotations=${2:-../shared/data/sf-annotations}
 datagen=("${@:3}")
 [ -f "$chess_source/chess/__init__.py" ] || { echo "$chess_source has no chess/ package" >&2; exit 2; }
@@ -28,7 +29,7 @@ cp -L "$(ldd .gpu/bin/avocet | awk '/libfmt/ {print $3}')" .gpu/lib/
 rm -rf .gpu/chess && cp -r "$chess_source/chess" .gpu/chess
 pids=()
 pack() {  # IN OUT in the background
-  PYTHONPATH=.gpu /usr/bin/python3 tools/gpu/pack_annotations.py pack "$1" "$2" &
+  PYTHONPATH=.gpu /usr/bin/python3 tools/train/gpu/pack_annotations.py pack "$1" "$2" &
   pids+=($!)
 }
 for file in "$annotations"/*.tsv.xz; do
@@ -44,7 +45,7 @@ split=$(mktemp -d)
 trap 'rm -rf "$split"' EXIT
 for file in "${datagen[@]}"; do
   name=datagen-$(basename "$file" .tsv)
-  /usr/bin/python3 tools/split_games.py "$file" "$split/$name.tsv" "$split/$name-games.tsv"
+  /usr/bin/python3 tools/data/split_games.py "$file" "$split/$name.tsv" "$split/$name-games.tsv"
   rm -f ".gpu/data/$name.pk.xz" ".gpu/held-out/$name-games.pk.xz"
   for part in "$name .gpu/data" "$name-games .gpu/held-out"; do
     read -r set folder <<< "$part"

@@ -1,14 +1,16 @@
 #!/usr/bin/env bash
-# Stages what `avocet datagen` needs to label positions on a device machine's CPU cores into
-# .sf/ (kept out of git by .git/info/exclude): Stockfish 15.1 (the label source, 47 MB), the
-# portable avocet that stage.sh builds (no net, no -march=native) with its libfmt, and the
-# opening book xz-compressed (16 MB of UHO_4060_v4.epd become 2.2 MB). 50 MB with the
-# repository's 9: under the 64 MiB that travels, but not together with .gpu/ (41 MB), so
-# labelling and training are separate calls (tools/README.md, "On a GPU").
-# Usage: tools/gpu/stage_labeller.sh [BOOK]   (BOOK: ../shared/data/books/UHO_4060_v4.epd)
+# Stages what label.sh needs to label positions on another machine's CPU cores into .sf/ (kept
+# out of git by .git/info/exclude), so that machine needs neither a C++ toolchain nor
+# Stockfish: Stockfish 15.1 (the label source, 47 MB), the portable avocet that stage.sh
+# builds (no net, no -march=native) with its libfmt, and the opening book xz-compressed (16 MB
+# of UHO_4060_v4.epd become 2.2 MB): 50 MB to copy with the repository's 9.
+# Usage: tools/train/gpu/stage_labeller.sh [BOOK]
+#   BOOK defaults to UHO_4060_v4.epd in $AVOCET_BOOKS (../shared/data/books beside the
+#   repository, as for tools/data/labeller.sh).
 set -euo pipefail
-cd "$(dirname "$0")/../.."
-book=${1:-../shared/data/books/UHO_4060_v4.epd}
+book=${1:+$(realpath "$1")}
+cd "$(dirname "$0")/../../.."
+book=${book:-${AVOCET_BOOKS:-../shared/data/books}/UHO_4060_v4.epd}
 stockfish=$(command -v stockfish || echo /usr/games/stockfish)
 [ -x "$stockfish" ] || { echo "no Stockfish: apt-get install stockfish" >&2; exit 2; }
 [ -f "$book" ] || { echo "no book at $book" >&2; exit 2; }
