@@ -12,8 +12,8 @@ import unittest
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 FIXTURE = os.path.join(ROOT, "tests", "data", "fastchess_clock.pgn")
 
-spec = importlib.util.spec_from_file_location("pgn_clock",
-                                              os.path.join(ROOT, "tools", "pgn_clock.py"))
+spec = importlib.util.spec_from_file_location(
+    "pgn_clock", os.path.join(ROOT, "tools", "measure", "pgn_clock.py"))
 pgn_clock = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(pgn_clock)
 

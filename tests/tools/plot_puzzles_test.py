@@ -13,8 +13,8 @@ import unittest
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 FIXTURE = os.path.join(ROOT, "tests", "data", "puzzle_results.jsonl")
 
-spec = importlib.util.spec_from_file_location("plot_puzzles",
-                                              os.path.join(ROOT, "tools", "plot_puzzles.py"))
+spec = importlib.util.spec_from_file_location(
+    "plot_puzzles", os.path.join(ROOT, "tools", "measure", "plot_puzzles.py"))
 plot_puzzles = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(plot_puzzles)
 

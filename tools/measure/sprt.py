@@ -2,8 +2,8 @@
 """One SPRT over several runs of the same test: resume a match that was stopped (to free the
 cores for CI, or at the end of a session) and decide it on all its game pairs.
 
-    tools/measure/sprt.py fe3.log fe3b.log                   # fastchess logs: each one's last Ptnml line
-    tools/measure/sprt.py --ptnml 33,25,94,30,48 fe3b.log    # or the counts themselves
+    tools/measure/sprt.py fe3.log fe3b.log                 # fastchess logs: each one's last Ptnml line
+    tools/measure/sprt.py --ptnml 33,25,94,30,48 fe3b.log  # or the counts themselves
     tools/measure/sprt.py --elo0 0 --elo1 25 --alpha 0.05 --beta 0.1 ...
 
 Only runs of one test may be added up: the same binaries, options, time control and book, each

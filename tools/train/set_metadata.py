@@ -5,8 +5,8 @@ has been measured (src/nn/README.md#int8). KEY= sets an empty value (int8_bf16=:
 product in int8).
 
 Example:
-    /usr/bin/python3 tools/train/set_metadata.py v24a.safetensors weights/avocet-house.safetensors \\
-        name=avocet-house-v24 int8_bf16=out
+    /usr/bin/python3 tools/train/set_metadata.py v24a.safetensors \\
+        weights/avocet-house.safetensors name=avocet-house-v24 int8_bf16=out
 """
 
 import argparse
