@@ -16,12 +16,16 @@
 #   datagen has added to it: the packed copies are remade.
 set -euo pipefail
 chess_source=$(cd "$1" && pwd)
+annotations=${2:+$(realpath "$2")}
+datagen=()
+for file in "${@:3}"; do datagen+=("$(realpath "$file")"); done
 cd "$(dirname "$0")/../../.."
-annotations=${2:-../shared/data/sf-annotations}
-datagen=("${@:3}")
+annotations=${annotations:-../shared/data/sf-annotations}
 [ -f "$chess_source/chess/__init__.py" ] || { echo "$chess_source has no chess/ package" >&2; exit 2; }
-mkdir -p .git/info .gpu/data .gpu/held-out .gpu/bin .gpu/lib
-grep -qx '/.gpu/' .git/info/exclude 2>/dev/null || echo '/.gpu/' >> .git/info/exclude
+# The clone's own exclude file (.git is a file in a worktree; git knows where it is).
+exclude=$(git rev-parse --git-path info/exclude)
+mkdir -p "$(dirname "$exclude")" .gpu/data .gpu/held-out .gpu/bin .gpu/lib
+grep -qx '/.gpu/' "$exclude" 2>/dev/null || echo '/.gpu/' >> "$exclude"
 cmake -S . -B build-gpu -DCMAKE_BUILD_TYPE=Release -DAVOCET_NATIVE=OFF -DAVOCET_DEFAULT_NET= >/dev/null
 cmake --build build-gpu -j "$(nproc)" --target avocet
 cp build-gpu/avocet .gpu/bin/avocet && strip .gpu/bin/avocet

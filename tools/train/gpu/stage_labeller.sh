@@ -14,8 +14,10 @@ book=${book:-${AVOCET_BOOKS:-../shared/data/books}/UHO_4060_v4.epd}
 stockfish=$(command -v stockfish || echo /usr/games/stockfish)
 [ -x "$stockfish" ] || { echo "no Stockfish: apt-get install stockfish" >&2; exit 2; }
 [ -f "$book" ] || { echo "no book at $book" >&2; exit 2; }
-mkdir -p .git/info .sf
-grep -qx '/.sf/' .git/info/exclude 2>/dev/null || echo '/.sf/' >> .git/info/exclude
+# The clone's own exclude file (.git is a file in a worktree; git knows where it is).
+exclude=$(git rev-parse --git-path info/exclude)
+mkdir -p "$(dirname "$exclude")" .sf
+grep -qx '/.sf/' "$exclude" 2>/dev/null || echo '/.sf/' >> "$exclude"
 cmake -S . -B build-gpu -DCMAKE_BUILD_TYPE=Release -DAVOCET_NATIVE=OFF -DAVOCET_DEFAULT_NET= >/dev/null
 cmake --build build-gpu -j "$(nproc)" --target avocet
 cp build-gpu/avocet .sf/avocet && strip .sf/avocet
