@@ -10,10 +10,10 @@ namespace avocet::search {
 
 namespace {
 
-// Fitted on 2026-11-23 by `python3 tools/fit_wdl.py fit /work/data/wdl/games.tsv` on 1,500
-// Stockfish 15.1 self-play games (`tools/fit_wdl.py play --games 1500 --nodes 4000`, noob_3moves
-// openings): 221,035 positions with a cp score, 147 games held out. Held-out log-loss 0.577
-// nats per position against 0.752 for W = s^2, L = (1-s)^2 and 1.008 for constant W/D/L.
+// Fitted on 2026-11-23 by `python3 tools/measure/fit_wdl.py fit games.tsv` on 1,500
+// Stockfish 15.1 self-play games (`tools/measure/fit_wdl.py play --games 1500 --nodes 4000`,
+// noob_3moves openings): 221,035 positions with a cp score, 147 games held out. Held-out log-loss
+// 0.577 nats per position against 0.752 for W = s^2, L = (1-s)^2 and 1.008 for constant W/D/L.
 // Cubics in t = clamp(m, 4, 78) / 58, constant term first, in pawns: a from 4.25 (m <= 4)
 // down to 0.99 (m = 40), b from 0.51 to 1.13.
 constexpr std::array<double, 4> kA = {5.247388, -15.754315, 18.592418, -6.821906};

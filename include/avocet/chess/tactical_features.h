@@ -5,7 +5,7 @@
 //
 // The shard writer and the evaluator both call these functions: training and play cannot
 // disagree. The group tables below are the single definition of names, order and sizes;
-// tools/shards.py reads them from each shard's header.
+// tools/train/shards.py reads them from each shard's header.
 #pragma once
 
 #include <array>

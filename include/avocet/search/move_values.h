@@ -33,7 +33,7 @@ std::vector<MoveValue> value_moves(const Game& game, nn::Evaluator& evaluator,
 //   fen: r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4
 //   move   san      win       decided by                  net
 //   h5f7   Qxf7#    1.000000  mate                   0.098042
-// `net` is last, so that a script reading the network's raw output (tools/check_parity.py)
+// `net` is last, so that a script reading the network's raw output (tools/train/check_parity.py)
 // takes each row's last word. A position without legal moves says "no legal moves
 // (checkmate)" or "(stalemate)" instead of the rows.
 std::string move_values_report(std::string_view net_name, const Game& game,

@@ -2,8 +2,8 @@
 // move; how s splits into wins and draws depends on what is left on the board: a pawn up with
 // queens and rooks usually wins, a pawn up in a bare king ending often draws. The split is
 // Stockfish's form of model, fitted on the outcomes of Stockfish self-play games by
-// tools/fit_wdl.py: with x the score in pawns and m the material (pawn 1, knight and bishop 3,
-// rook 5, queen 9, both sides; 78 at the start),
+// tools/measure/fit_wdl.py: with x the score in pawns and m the material (pawn 1, knight and bishop
+// 3, rook 5, queen 9, both sides; 78 at the start),
 //
 //   W = sigmoid((x - a(m)) / b(m)),   L = sigmoid((-x - a(m)) / b(m)),   D = 1 - W - L,
 //
