@@ -7,8 +7,8 @@
 #include <stdexcept>
 
 #include "avocet/chess/position.h"
+#include "avocet/engine/options.h"
 #include "avocet/search/search.h"
-#include "avocet/uci/options.h"
 #include "commands.h"
 
 namespace avocet::cli {
@@ -83,7 +83,7 @@ std::optional<SearchBudget> given_search_budget(const cxxopts::ParseResult& pars
 
 void add_search_parameter_option(cxxopts::Options& options) {
   std::string names;
-  for (const uci::OptionSpec& spec : uci::option_specs())
+  for (const engine::OptionSpec& spec : engine::option_specs())
     if (spec.search_parameter) names += fmt::format("{}{}", names.empty() ? "" : ", ", spec.name);
   options.add_options()("set",
                         fmt::format("a search parameter as its UCI option takes it, e.g. "
@@ -102,18 +102,18 @@ std::string GivenSearchParameters::text() const {
 GivenSearchParameters given_search_parameters(const cxxopts::ParseResult& parsed) {
   GivenSearchParameters given;
   if (!parsed.count("set")) return given;
-  uci::Settings settings;  // written as setoption writes it; its search parameters are kept
+  engine::Settings settings;  // written as setoption writes it; its search parameters are kept
   for (const std::string& word : parsed["set"].as<std::vector<std::string>>()) {
     const size_t equals = word.find('=');
     if (equals == std::string::npos)
       throw std::invalid_argument(fmt::format("--set {}: expected NAME=VALUE", word));
-    const uci::OptionSpec* spec = uci::find_option(word.substr(0, equals));
+    const engine::OptionSpec* spec = engine::find_option(word.substr(0, equals));
     if (!spec || !spec->search_parameter)
       throw std::invalid_argument(
           fmt::format("--set {}: '{}' is not a search parameter", word, word.substr(0, equals)));
-    uci::OptionValue value;
+    engine::OptionValue value;
     try {
-      value = uci::validate(*spec, word.substr(equals + 1));
+      value = engine::validate(*spec, word.substr(equals + 1));
     } catch (const std::invalid_argument& e) {
       throw std::invalid_argument(fmt::format("--set {}: {}", word, e.what()));
     }

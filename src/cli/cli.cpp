@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "avocet/build_info.h"
+#include "avocet/engine/options.h"
 #include "avocet/nn/default_net.h"
 #include "avocet/nn/network.h"
 #include "avocet/syzygy/tablebase.h"
@@ -108,17 +109,17 @@ constexpr Subcommand kSubcommands[] = {
 };
 
 // What an option accepts, for --help: "1..65536", "true|false", "search|argmax", "TEXT".
-std::string accepted_values(const uci::OptionSpec& spec) {
+std::string accepted_values(const engine::OptionSpec& spec) {
   switch (spec.type) {
-    case uci::OptionType::Spin:
+    case engine::OptionType::Spin:
       return fmt::format("{}..{}", spec.min, spec.max);
-    case uci::OptionType::Check:
+    case engine::OptionType::Check:
       return "true|false";
-    case uci::OptionType::Combo:
+    case engine::OptionType::Combo:
       return fmt::format("{}", fmt::join(spec.vars, "|"));
-    case uci::OptionType::String:
+    case engine::OptionType::String:
       return "TEXT";
-    case uci::OptionType::Button:
+    case engine::OptionType::Button:
       return "";
   }
   return "";
@@ -131,12 +132,12 @@ void print_help(std::ostream& out) {
   for (const Subcommand& s : kSubcommands)
     rows.emplace_back(fmt::format("avocet {}", s.synopsis), s.summary);
   std::vector<std::pair<std::string, std::string>> options;
-  for (const uci::OptionSpec& spec : uci::option_specs()) {
-    if (spec.type == uci::OptionType::Button)
+  for (const engine::OptionSpec& spec : engine::option_specs()) {
+    if (spec.type == engine::OptionType::Button)
       options.emplace_back(fmt::format("--{}", spec.name), std::string(spec.help));
     else
       options.emplace_back(fmt::format("--{}={}", spec.name, accepted_values(spec)),
-                           fmt::format("{} (default: {})", spec.help, uci::default_value(spec)));
+                           fmt::format("{} (default: {})", spec.help, engine::default_value(spec)));
   }
   size_t width = 0;
   for (const auto& [left, right] : rows) width = std::max(width, left.size());
@@ -195,22 +196,23 @@ int uci_command(const Args& args, const Streams& io) {
     const size_t eq = arg.find('=');
     const std::string name = arg.substr(2, eq == std::string::npos ? std::string::npos : eq - 2);
     const std::string value = eq == std::string::npos ? "" : arg.substr(eq + 1);
-    const uci::OptionSpec* spec = uci::find_option(name);
+    const engine::OptionSpec* spec = engine::find_option(name);
     if (!spec)
       throw std::invalid_argument(
           fmt::format("{}: unknown option '{}' (avocet --help lists them)", arg, name));
     try {
-      const uci::OptionValue valid = uci::validate(*spec, value);
+      const engine::OptionValue valid = engine::validate(*spec, value);
       // The value as the option stores it: an empty EvalFile or SyzygyPath is the word its
       // declaration shows as the default (<embedded>, <empty>), which is accepted here as it is
       // by setoption.
-      uci::Settings asked;
+      engine::Settings asked;
       spec->write(asked, valid);
       const std::string stored = spec->read(asked);
       // A net that cannot be read, or an arithmetic this CPU lacks, is named here, in the
       // form of every bad argument; the loop below would report it as an engine that plays
       // on with the embedded net.
-      if (spec->name == "EvalFile" && stored != uci::kEmbeddedNet) nn::Network::load_file(stored);
+      if (spec->name == "EvalFile" && stored != engine::kEmbeddedNet)
+        nn::Network::load_file(stored);
       if (spec->name == "Precision") {
         const nn::Precision p = nn::parse_precision(valid.text).value_or(nn::Precision::Auto);
         if (!nn::precision_supported(p))
@@ -218,7 +220,8 @@ int uci_command(const Args& args, const Streams& io) {
       }
       // Tables that cannot be read, or a path without any, likewise: the loop would report
       // them as info strings before `uci` and play without tables.
-      if (spec->name == "SyzygyPath" && stored != uci::kNoTablebases) check_tablebase_path(stored);
+      if (spec->name == "SyzygyPath" && stored != engine::kNoTablebases)
+        check_tablebase_path(stored);
     } catch (const std::exception& e) {
       throw std::invalid_argument(fmt::format("{}: {}", arg, e.what()));
     }
@@ -229,9 +232,9 @@ int uci_command(const Args& args, const Streams& io) {
     loop.set_option(name, value);
     // The loop keeps the previous value when the effect fails, and has said why on stderr. The
     // value asked for is compared as the option stores it (an empty SyzygyPath is <empty>).
-    const uci::OptionSpec& spec = *uci::find_option(name);
-    uci::Settings asked;
-    spec.write(asked, uci::validate(spec, value));
+    const engine::OptionSpec& spec = *engine::find_option(name);
+    engine::Settings asked;
+    spec.write(asked, engine::validate(spec, value));
     if (loop.option(name) != spec.read(asked)) return 2;
   }
   // A person at a terminal is greeted as Stockfish and lc0 do; a GUI, which reads the first

@@ -179,7 +179,7 @@ int epd_command(const Args& args, const Streams& io) {
   const std::shared_ptr<const nn::Network> network = network_option(parsed);
   const BenchEngineSetup setup = bench_engine_setup(
       parsed, [network] { return nn::make_evaluator(network); }, network->description(),
-      search::Mode::Search, budget, parameters.params);
+      engine::Mode::Search, budget, parameters.params);
 
   fmt::print(io.out, "{}: {} positions{}\n", path, entries.size(),
              limit ? fmt::format(" (the first {})", *limit) : "");

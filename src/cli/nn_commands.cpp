@@ -9,11 +9,11 @@
 #include "avocet/chess/features.h"
 #include "avocet/chess/move_text.h"
 #include "avocet/chess/movegen.h"
+#include "avocet/engine/move_values.h"
 #include "avocet/nn/action_table.h"
 #include "avocet/nn/default_net.h"
 #include "avocet/nn/evaluator.h"
 #include "avocet/nn/tokenizer.h"
-#include "avocet/search/move_values.h"
 #include "avocet/syzygy/tablebase.h"
 #include "commands.h"
 
@@ -134,7 +134,7 @@ int eval_command(const Args& args, const Streams& io) {
   tablebases.tables = tables.get();
   fmt::print(
       io.out, "{}",
-      search::move_values_report(evaluator->description(), Game(pos), *evaluator, tablebases));
+      engine::move_values_report(evaluator->description(), Game(pos), *evaluator, tablebases));
   return 0;
 }
 

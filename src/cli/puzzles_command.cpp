@@ -331,13 +331,13 @@ PuzzleRun puzzle_run(const cxxopts::ParseResult& parsed) {
   run.json_path = parsed.count("json") ? parsed["json"].as<std::string>() : "";
   std::shared_ptr<const nn::Network> network;
   if (evaluator_name == "net") network = network_option(parsed);
-  search::EvaluatorFactory evaluator = [network]() -> std::unique_ptr<nn::Evaluator> {
+  engine::EvaluatorFactory evaluator = [network]() -> std::unique_ptr<nn::Evaluator> {
     if (network) return nn::make_evaluator(network);
     return std::make_unique<nn::MaterialEvaluator>();
   };
   const std::string name = evaluator()->description();
   run.setup = bench_engine_setup(parsed, evaluator, name,
-                                 mode == "search" ? search::Mode::Search : search::Mode::Argmax,
+                                 mode == "search" ? engine::Mode::Search : engine::Mode::Argmax,
                                  budget.value_or(kDefaultSearchBudget), parameters.params);
   std::string mode_text = mode == "search" ? "search " + run.setup.budget.text("move") : "argmax";
   if (!parameters.set.empty()) mode_text += ", " + parameters.text();

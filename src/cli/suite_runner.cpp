@@ -51,7 +51,7 @@ void read_suite_lines(const std::string& path, const SuiteFormat& format,
 }
 
 void add_bench_engine_options(cxxopts::Options& options) {
-  const search::EngineOptions defaults;
+  const engine::EngineOptions defaults;
   options.add_options()("hash",
                         fmt::format("transposition table MB per worker, as the UCI Hash "
                                     "(default: {})",
@@ -62,8 +62,8 @@ void add_bench_engine_options(cxxopts::Options& options) {
 }
 
 BenchEngineSetup bench_engine_setup(const cxxopts::ParseResult& parsed,
-                                    search::EvaluatorFactory evaluator, std::string name,
-                                    search::Mode mode, const SearchBudget& budget,
+                                    engine::EvaluatorFactory evaluator, std::string name,
+                                    engine::Mode mode, const SearchBudget& budget,
                                     const search::SearchParameters& params) {
   BenchEngineSetup setup{std::move(evaluator), std::move(name), {}, nullptr, budget};
   setup.settings.engine.mode = mode;
@@ -95,8 +95,8 @@ BenchEngine::BenchEngine(const BenchEngineSetup& setup)
 BenchEngine::Answer BenchEngine::best_move(const Game& game) {
   engine_.set_game(game);
   Answer answer;
-  search::EngineCallbacks callbacks;
-  callbacks.on_info = [&answer](const search::SearchInfo& info) {
+  engine::EngineCallbacks callbacks;
+  callbacks.on_info = [&answer](const engine::SearchInfo& info) {
     answer.nodes = info.report.nodes;
   };
   callbacks.on_bestmove = [&answer](Move best, Move) { answer.move = best; };

@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "avocet/build_info.h"
-#include "avocet/uci/options.h"
+#include "avocet/engine/options.h"
 
 namespace avocet::cli {
 namespace {
@@ -151,10 +151,10 @@ TEST(Cli, SyzygyPathOnTheCommandLine) {
 // for setoption.
 TEST(Cli, DeclaredDefaultsWorkOnTheCommandLine) {
   std::vector<std::string> args;
-  for (const uci::OptionSpec& spec : uci::option_specs()) {
-    args.push_back(spec.type == uci::OptionType::Button
+  for (const engine::OptionSpec& spec : engine::option_specs()) {
+    args.push_back(spec.type == engine::OptionType::Button
                        ? fmt::format("--{}", spec.name)
-                       : fmt::format("--{}={}", spec.name, uci::default_value(spec)));
+                       : fmt::format("--{}={}", spec.name, engine::default_value(spec)));
     SCOPED_TRACE(args.back());
     const Result r = run_cli({args.back().c_str()}, "isready\nquit\n");
     EXPECT_EQ(r.status, 0) << r.err;
@@ -203,7 +203,7 @@ TEST(Cli, HelpListsSubcommandsAndOptionsInOneColumn) {
     columns.insert(line.find_first_not_of(' ', gap));
   }
   EXPECT_EQ(columns.size(), 1u) << help.out;
-  for (const uci::OptionSpec& spec : uci::option_specs())
+  for (const engine::OptionSpec& spec : engine::option_specs())
     EXPECT_NE(help.out.find(fmt::format("  --{}", spec.name)), std::string::npos) << spec.name;
 }
 

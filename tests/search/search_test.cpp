@@ -9,9 +9,9 @@
 
 #include "avocet/chess/move_text.h"
 #include "avocet/chess/movegen.h"
+#include "avocet/engine/engine.h"
 #include "avocet/nn/material_evaluator.h"
 #include "avocet/search/argmax_policy.h"
-#include "avocet/search/engine.h"
 #include "avocet/search/time_manager.h"
 
 namespace avocet::search {
@@ -484,25 +484,25 @@ TEST(TranspositionTable, FailedResizeLeavesAUsableTable) {
 // Memory stays at Hash plus the net: no default-sized table is allocated before the GUI's
 // Hash arrives, whatever order the options come in.
 TEST(Engine, HashTableIsSizedOnceByTheOptionsOrTheFirstGo) {
-  Engine engine([] { return std::make_unique<nn::MaterialEvaluator>(); }, "material");
+  engine::Engine engine([] { return std::make_unique<nn::MaterialEvaluator>(); }, "material");
   EXPECT_EQ(engine.hash_megabytes(), 0u);
-  Settings settings = engine.settings();
+  engine::Settings settings = engine.settings();
   settings.engine.threads = 2;
   engine.configure(settings);
   EXPECT_EQ(engine.hash_megabytes(), 0u);
   settings.engine.hash_mb = 8;
   engine.configure(settings);
   EXPECT_EQ(engine.hash_megabytes(), 8u);
-  GoRequest request;
+  engine::GoRequest request;
   request.nodes = 20;
   engine.go(request, {});
   engine.wait();
   EXPECT_EQ(engine.hash_megabytes(), 8u);
 
-  Engine fresh([] { return std::make_unique<nn::MaterialEvaluator>(); }, "material");
+  engine::Engine fresh([] { return std::make_unique<nn::MaterialEvaluator>(); }, "material");
   fresh.go(request, {});
   fresh.wait();
-  EXPECT_EQ(fresh.hash_megabytes(), size_t(EngineOptions{}.hash_mb));
+  EXPECT_EQ(fresh.hash_megabytes(), size_t(engine::EngineOptions{}.hash_mb));
 }
 
 }  // namespace

@@ -25,8 +25,7 @@
 #include <vector>
 
 #include "avocet/chess/game.h"
-#include "avocet/search/engine.h"
-#include "avocet/uci/options.h"
+#include "avocet/engine/engine.h"
 
 namespace avocet::nn {
 class Network;
@@ -38,7 +37,7 @@ class UciLoop {
  public:
   // Plays with the default (embedded) network, or EvalFile; tests pass their own evaluator.
   // `err` receives the diagnostics that must reach a log even when a GUI hides info strings.
-  explicit UciLoop(std::ostream& out, search::EvaluatorFactory evaluator = nullptr,
+  explicit UciLoop(std::ostream& out, engine::EvaluatorFactory evaluator = nullptr,
                    std::string evaluator_name = "", std::ostream& err = std::cerr);
   ~UciLoop();
 
@@ -51,7 +50,7 @@ class UciLoop {
   void run(std::istream& in);
 
   const Game& game() const { return engine_.game(); }
-  const search::Engine& engine() const { return engine_; }
+  const engine::Engine& engine() const { return engine_; }
   // Blocks until the current search has printed its bestmove (for tests).
   void wait_for_search() { engine_.wait(); }
   // An option's current value as UCI text; "" for an unknown name.
@@ -64,7 +63,7 @@ class UciLoop {
   void on_go(const std::vector<std::string_view>& words);
   void on_go_perft(const std::vector<std::string_view>& words);
   // Hands a checked request to the engine, with callbacks that print its info and bestmove.
-  void start_search(const search::GoRequest& request);
+  void start_search(const engine::GoRequest& request);
   void on_setoption(const std::vector<std::string_view>& words);
   void on_display();
   // Commands people type, as in Stockfish; they answer in plain lines on stdout.
@@ -81,7 +80,7 @@ class UciLoop {
   // `name_net`, the playing net whether it was named before or not.
   void print_reports(bool name_net);
   // `info string ERROR: EvalFile: ...; keeping ...` for a net that could not be loaded.
-  static std::string network_error_line(const search::NetworkLoadError& e);
+  static std::string network_error_line(const engine::NetworkLoadError& e);
   // Loads the embedded net if none plays yet; false (and an error line) if it cannot.
   bool ensure_network();
   void print(const std::string& text);
@@ -92,13 +91,13 @@ class UciLoop {
   void report_error_line(const std::string& line);
   // `wdl_material`: the root's material for the WDL model, or nullopt without UCI_ShowWDL;
   // `chess960`: castling written as king takes rook.
-  void print_info(const search::SearchInfo& info, int multipv, std::optional<int> wdl_material,
+  void print_info(const engine::SearchInfo& info, int multipv, std::optional<int> wdl_material,
                   bool chess960);
 
   std::ostream& out_;
   std::ostream& err_;
   std::mutex out_mutex_;
-  search::Engine engine_;
+  engine::Engine engine_;
 };
 
 // Splits a line on blanks (spaces, tabs, carriage returns).

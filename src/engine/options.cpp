@@ -1,4 +1,4 @@
-#include "avocet/uci/options.h"
+#include "avocet/engine/options.h"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -10,7 +10,7 @@
 #include <stdexcept>
 #include <utility>
 
-namespace avocet::uci {
+namespace avocet::engine {
 
 namespace {
 
@@ -25,19 +25,19 @@ std::string lower(std::string_view text) {
 std::string check_text(bool value) { return value ? "true" : "false"; }
 
 // The effects an option can have on the engine.
-void configure(search::Engine& engine, const Settings& next) { engine.configure(next); }
-void load_network(search::Engine& engine, const Settings& next) {
+void configure(Engine& engine, const Settings& next) { engine.configure(next); }
+void load_network(Engine& engine, const Settings& next) {
   engine.load_network(next.eval_file, next.precision);
 }
-void open_tablebases(search::Engine& engine, const Settings& next) {
+void open_tablebases(Engine& engine, const Settings& next) {
   engine.open_tablebases(next.syzygy_path);
 }
-void clear_hash(search::Engine& engine, const Settings&) { engine.clear_hash(); }
+void clear_hash(Engine& engine, const Settings&) { engine.clear_hash(); }
 
 // Builders for the kinds of option, each bound to the field of Settings it reads and writes.
 
 // An integer of EngineOptions.
-OptionSpec engine_spin(std::string_view name, int min, int max, int search::EngineOptions::*field,
+OptionSpec engine_spin(std::string_view name, int min, int max, int EngineOptions::*field,
                        std::string_view help) {
   return {.name = name,
           .type = T::Spin,
@@ -86,8 +86,7 @@ OptionSpec parameter_count(std::string_view name, int min, int max,
 }
 
 // A flag of EngineOptions.
-OptionSpec engine_check(std::string_view name, bool search::EngineOptions::*field,
-                        std::string_view help) {
+OptionSpec engine_check(std::string_view name, bool EngineOptions::*field, std::string_view help) {
   return {.name = name,
           .type = T::Check,
           .help = help,
@@ -96,19 +95,21 @@ OptionSpec engine_check(std::string_view name, bool search::EngineOptions::*fiel
           .write = [field](Settings& s, const OptionValue& v) { s.engine.*field = v.number != 0; }};
 }
 
-// A flag that changes only what the UCI loop prints or accepts.
-OptionSpec loop_check(std::string_view name, bool Settings::*field, std::string_view help) {
-  return {.name = name,
-          .type = T::Check,
-          .help = help,
-          .apply = configure,
-          .read = [field](const Settings& s) { return check_text(s.*field); },
-          .write = [field](Settings& s, const OptionValue& v) { s.*field = v.number != 0; }};
+// A flag that changes only what the UCI loop prints or accepts (ProtocolOptions).
+OptionSpec protocol_check(std::string_view name, bool ProtocolOptions::*field,
+                          std::string_view help) {
+  return {
+      .name = name,
+      .type = T::Check,
+      .help = help,
+      .apply = configure,
+      .read = [field](const Settings& s) { return check_text(s.protocol.*field); },
+      .write = [field](Settings& s, const OptionValue& v) { s.protocol.*field = v.number != 0; }};
 }
 
 // A file or path the loop opens; an empty value is the word `none` (kEmbeddedNet, ...).
 OptionSpec file_string(std::string_view name, std::string Settings::*field, std::string_view none,
-                       void (*effect)(search::Engine&, const Settings&), std::string_view help) {
+                       void (*effect)(Engine&, const Settings&), std::string_view help) {
   return {.name = name,
           .type = T::String,
           .help = help,
@@ -121,7 +122,7 @@ OptionSpec file_string(std::string_view name, std::string Settings::*field, std:
 }
 
 // A button: no value to read or write, only its effect.
-OptionSpec button(std::string_view name, void (*effect)(search::Engine&, const Settings&),
+OptionSpec button(std::string_view name, void (*effect)(Engine&, const Settings&),
                   std::string_view help) {
   return {.name = name,
           .type = T::Button,
@@ -132,9 +133,9 @@ OptionSpec button(std::string_view name, void (*effect)(search::Engine&, const S
 }
 
 // Mode's values, in the order `uci` lists them.
-constexpr std::pair<std::string_view, search::Mode> kModes[] = {
-    {"search", search::Mode::Search},
-    {"argmax", search::Mode::Argmax},
+constexpr std::pair<std::string_view, Mode> kModes[] = {
+    {"search", Mode::Search},
+    {"argmax", Mode::Argmax},
 };
 
 OptionSpec precision_combo() {
@@ -163,13 +164,12 @@ OptionSpec mode_combo() {
           [](const Settings& s) {
             for (const auto& [name, mode] : kModes)
               if (mode == s.engine.mode) return std::string(name);
-            throw std::logic_error("Mode: a search::Mode without a name");
+            throw std::logic_error("Mode: a Mode without a name");
           },
       .write = [](Settings& s, const OptionValue& v) { s.engine.mode = kModes[v.number].second; }};
 }
 
 std::vector<OptionSpec> make_specs() {
-  using search::EngineOptions;
   using search::SearchParameters;
   return {
       engine_spin("Hash", 1, 65536, &EngineOptions::hash_mb, "transposition table size in MB"),
@@ -177,16 +177,18 @@ std::vector<OptionSpec> make_specs() {
       engine_spin("Threads", 1, 256, &EngineOptions::threads,
                   "threads; each pair shares the network evaluations of one search thread"),
       engine_spin("MultiPV", 1, 256, &EngineOptions::multipv, "number of best lines to report"),
-      loop_check("Ponder", &Settings::ponder, "think on the opponent's time (go ponder)"),
+      protocol_check("Ponder", &ProtocolOptions::ponder,
+                     "think on the opponent's time (go ponder)"),
       engine_spin("Move Overhead", 0, 5000, &EngineOptions::move_overhead_ms,
                   "milliseconds kept back per move"),
-      loop_check("UCI_ShowWDL", &Settings::show_wdl, "add wdl to info lines"),
-      loop_check("VerboseMoveStats", &Settings::verbose_move_stats,
-                 "after each search, an info string per root move: net value, pi, searched score"),
-      loop_check("UCI_AnalyseMode", &Settings::analyse_mode,
-                 "accepted; analysis and play search alike"),
-      loop_check("UCI_Chess960", &Settings::chess960,
-                 "Chess960: castling as king takes rook (e1h1), X-FEN/Shredder-FEN castling"),
+      protocol_check("UCI_ShowWDL", &ProtocolOptions::show_wdl, "add wdl to info lines"),
+      protocol_check(
+          "VerboseMoveStats", &ProtocolOptions::verbose_move_stats,
+          "after each search, an info string per root move: net value, pi, searched score"),
+      protocol_check("UCI_AnalyseMode", &ProtocolOptions::analyse_mode,
+                     "accepted; analysis and play search alike"),
+      protocol_check("UCI_Chess960", &ProtocolOptions::chess960,
+                     "Chess960: castling as king takes rook (e1h1), X-FEN/Shredder-FEN castling"),
       file_string("EvalFile", &Settings::eval_file, kEmbeddedNet, load_network,
                   "network file (safetensors)"),
       precision_combo(),
@@ -216,7 +218,7 @@ std::vector<OptionSpec> make_specs() {
 
 }  // namespace
 
-void set_option(search::Engine& engine, const OptionSpec& spec, const OptionValue& value) {
+void set_option(Engine& engine, const OptionSpec& spec, const OptionValue& value) {
   Settings next = engine.settings();
   spec.write(next, value);
   spec.apply(engine, next);
@@ -253,14 +255,6 @@ std::string_view type_name(OptionType type) {
   throw std::logic_error("type_name: unknown option type");
 }
 
-std::string declaration(const OptionSpec& spec) {
-  std::string text = fmt::format("option name {} type {}", spec.name, type_name(spec.type));
-  if (spec.type != T::Button) text += fmt::format(" default {}", default_value(spec));
-  if (spec.type == T::Spin) text += fmt::format(" min {} max {}", spec.min, spec.max);
-  for (std::string_view v : spec.vars) text += fmt::format(" var {}", v);
-  return text;
-}
-
 OptionValue validate(const OptionSpec& spec, const std::string& value) {
   switch (spec.type) {
     case T::Check:
@@ -294,4 +288,4 @@ OptionValue validate(const OptionSpec& spec, const std::string& value) {
   throw std::logic_error("validate: unknown option type");
 }
 
-}  // namespace avocet::uci
+}  // namespace avocet::engine

@@ -1,6 +1,6 @@
 // The options table: src/uci/README.md's table must state what the definitions say, and each
 // option's value must survive the trip from UCI text into Settings and back.
-#include "avocet/uci/options.h"
+#include "avocet/engine/options.h"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-namespace avocet::uci {
+namespace avocet::engine {
 namespace {
 
 struct ReadmeRow {
@@ -112,4 +112,4 @@ TEST(Options, ValidateNormalisesOrExplains) {
 }
 
 }  // namespace
-}  // namespace avocet::uci
+}  // namespace avocet::engine
