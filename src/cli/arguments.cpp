@@ -1,6 +1,8 @@
-// The checks every subcommand applies to its numbers and positions, and the search budget
-// and parameter options that `puzzles` and `epd` share (see commands.h).
+// The checks every subcommand applies to its numbers and positions, the search budget and
+// parameter options that `puzzles` and `epd` share, and the engine options the subcommands take
+// by the options table's names (see commands.h).
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <chrono>
 #include <cmath>
@@ -8,6 +10,7 @@
 
 #include "avocet/chess/position.h"
 #include "avocet/engine/options.h"
+#include "avocet/nn/default_net.h"
 #include "avocet/search/search.h"
 #include "commands.h"
 
@@ -123,6 +126,54 @@ GivenSearchParameters given_search_parameters(const cxxopts::ParseResult& parsed
   }
   given.params = settings.engine.params;
   return given;
+}
+
+std::string accepted_values(const engine::OptionSpec& spec) {
+  switch (spec.type) {
+    case engine::OptionType::Spin:
+      return fmt::format("{}..{}", spec.min, spec.max);
+    case engine::OptionType::Check:
+      return "true|false";
+    case engine::OptionType::Combo:
+      return fmt::format("{}", fmt::join(spec.vars, "|"));
+    case engine::OptionType::String:
+      return "TEXT";
+    case engine::OptionType::Button:
+      return "";
+  }
+  return "";
+}
+
+void add_engine_flags(cxxopts::Options& options, std::initializer_list<std::string_view> names) {
+  for (const std::string_view name : names) {
+    const engine::OptionSpec& spec = engine::option(name);
+    options.add_options()(std::string(spec.name),
+                          fmt::format("{} (default: {})", spec.help, engine::default_value(spec)),
+                          cxxopts::value<std::string>(), accepted_values(spec));
+  }
+}
+
+bool engine_flag_given(const cxxopts::ParseResult& parsed, std::string_view name) {
+  return parsed.count(std::string(name)) > 0;
+}
+
+engine::Settings engine_flags(const cxxopts::ParseResult& parsed) {
+  engine::Settings settings;
+  for (const engine::OptionSpec& spec : engine::option_specs()) {
+    if (!engine_flag_given(parsed, spec.name)) continue;
+    const std::string value = parsed[std::string(spec.name)].as<std::string>();
+    try {
+      settings = engine::checked_settings(spec, value, settings);
+    } catch (const std::exception& e) {
+      throw std::invalid_argument(fmt::format("--{} {}: {}", spec.name, value, e.what()));
+    }
+  }
+  return settings;
+}
+
+std::shared_ptr<const nn::Network> load_network(const engine::Settings& settings) {
+  const bool embedded = settings.eval_file == engine::kEmbeddedNet;
+  return nn::load_network(embedded ? std::string() : settings.eval_file, settings.precision);
 }
 
 }  // namespace avocet::cli

@@ -16,7 +16,7 @@ int bench_command(const Args& args, const Streams& io) {
   auto add = options.add_options();
   add("depth", "iterations per position",
       cxxopts::value<long long>()->default_value(std::to_string(engine::kBenchDepth)), "D");
-  add_weights_option(options);
+  add_engine_flags(options, {engine::option_name::kEvalFile, engine::option_name::kPrecision});
   add_search_parameter_option(options);
   add("h,help", "print this help");
   // Stockfish's `bench [hash] [threads] [depth]` is not taken: its depth is in plies, this
@@ -26,7 +26,7 @@ int bench_command(const Args& args, const Streams& io) {
   if (help_requested(parsed, options, io)) return 0;
   const int depth = int(integer_option(parsed, "depth", 1, 64));
   const GivenSearchParameters parameters = given_search_parameters(parsed);
-  const std::shared_ptr<const nn::Network> net = network_option(parsed);
+  const std::shared_ptr<const nn::Network> net = load_network(engine_flags(parsed));
   fmt::print(io.err, "net {}\n", net->description());
   if (!parameters.set.empty()) fmt::print(io.err, "search parameters {}\n", parameters.text());
   const engine::BenchResult result = engine::run_bench(

@@ -2,8 +2,8 @@
 // from the command line, and one pool of workers.
 //
 // The benches search through engine::Engine, as `go nodes N` or `go movetime T` would in a
-// game: the same transposition table size (--hash, default the UCI Hash), the same Syzygy
-// tables (--syzygy), time handling (Move Overhead) and search parameters. Each worker owns an
+// game: the same transposition table size (--Hash, default the UCI Hash), the same Syzygy
+// tables (--SyzygyPath), time handling (Move Overhead) and search parameters. Each worker owns an
 // engine with one search thread; a new problem starts as after `ucinewgame`.
 #pragma once
 
@@ -45,10 +45,11 @@ struct BenchEngineSetup {
   SearchBudget budget;                               // ignored in argmax mode
 };
 
-// Adds --hash MB and --syzygy DIRS.
+// Adds --Hash and --SyzygyPath (add_engine_flags).
 void add_bench_engine_options(cxxopts::Options& options);
-// The setup those options, --set and `mode` (search or argmax) give, for `evaluator`.
-BenchEngineSetup bench_engine_setup(const cxxopts::ParseResult& parsed,
+// The setup for `evaluator` from the engine flags (engine_flags: Hash, SyzygyPath), `mode`
+// (search or argmax) and the search parameters (--set).
+BenchEngineSetup bench_engine_setup(const engine::Settings& flags,
                                     engine::EvaluatorFactory evaluator, std::string name,
                                     engine::Mode mode, const SearchBudget& budget,
                                     const search::SearchParameters& params);

@@ -36,6 +36,14 @@ using search::TablebaseMove;
 using search::TablebaseSettings;
 using search::TimeBudget;
 
+std::shared_ptr<const syzygy::Tablebases> open_readable_tablebases(const std::string& path) {
+  auto tables = std::make_shared<const syzygy::Tablebases>(path);
+  if (!tables->errors().empty()) throw std::invalid_argument(tables->errors().front());
+  if (tables->table_count() == 0)
+    throw std::invalid_argument(fmt::format("no Syzygy tables in '{}'", path));
+  return tables;
+}
+
 Engine::Engine(EvaluatorFactory factory, std::string evaluator_name, ErrorSink on_error)
     : factory_(std::move(factory)),
       evaluator_name_(std::move(evaluator_name)),

@@ -10,6 +10,8 @@
 #include <stdexcept>
 #include <utility>
 
+#include "avocet/nn/network.h"
+
 namespace avocet::engine {
 
 namespace {
@@ -33,6 +35,18 @@ void open_tablebases(Engine& engine, const Settings& next) {
   engine.open_tablebases(next.syzygy_path);
 }
 void clear_hash(Engine& engine, const Settings&) { engine.clear_hash(); }
+
+// What can be known of an effect before applying it (OptionSpec::check).
+void check_network_file(const Settings& next) {
+  if (next.eval_file != kEmbeddedNet) nn::Network::load_file(next.eval_file);
+}
+void check_precision(const Settings& next) {
+  if (!nn::precision_supported(next.precision))
+    throw std::invalid_argument(std::string(nn::unsupported_reason(next.precision)));
+}
+void check_tablebases(const Settings& next) {
+  if (next.syzygy_path != kNoTablebases) open_readable_tablebases(next.syzygy_path);
+}
 
 // Builders for the kinds of option, each bound to the field of Settings it reads and writes.
 
@@ -109,7 +123,8 @@ OptionSpec protocol_check(std::string_view name, bool ProtocolOptions::*field,
 
 // A file or path the loop opens; an empty value is the word `none` (kEmbeddedNet, ...).
 OptionSpec file_string(std::string_view name, std::string Settings::*field, std::string_view none,
-                       void (*effect)(Engine&, const Settings&), std::string_view help) {
+                       void (*effect)(Engine&, const Settings&), void (*check)(const Settings&),
+                       std::string_view help) {
   return {.name = name,
           .type = T::String,
           .help = help,
@@ -118,7 +133,8 @@ OptionSpec file_string(std::string_view name, std::string Settings::*field, std:
           .write =
               [field, none](Settings& s, const OptionValue& v) {
                 s.*field = v.text.empty() ? std::string(none) : v.text;
-              }};
+              },
+          .check = check};
 }
 
 // A button: no value to read or write, only its effect.
@@ -142,13 +158,14 @@ OptionSpec precision_combo() {
   std::vector<std::string_view> names;
   for (const nn::Precision p : nn::kPrecisions) names.push_back(nn::precision_name(p));
   return {
-      .name = "Precision",
+      .name = option_name::kPrecision,
       .type = T::Combo,
       .vars = names,
       .help = nn::kPrecisionHelp,
       .apply = load_network,
       .read = [](const Settings& s) { return std::string(nn::precision_name(s.precision)); },
-      .write = [](Settings& s, const OptionValue& v) { s.precision = nn::kPrecisions[v.number]; }};
+      .write = [](Settings& s, const OptionValue& v) { s.precision = nn::kPrecisions[v.number]; },
+      .check = check_precision};
 }
 
 OptionSpec mode_combo() {
@@ -172,9 +189,10 @@ OptionSpec mode_combo() {
 std::vector<OptionSpec> make_specs() {
   using search::SearchParameters;
   return {
-      engine_spin("Hash", 1, 65536, &EngineOptions::hash_mb, "transposition table size in MB"),
+      engine_spin(option_name::kHash, 1, 65536, &EngineOptions::hash_mb,
+                  "transposition table size in MB"),
       button("Clear Hash", clear_hash, "empty the transposition table"),
-      engine_spin("Threads", 1, 256, &EngineOptions::threads,
+      engine_spin(option_name::kThreads, 1, 256, &EngineOptions::threads,
                   "threads; each pair shares the network evaluations of one search thread"),
       engine_spin("MultiPV", 1, 256, &EngineOptions::multipv, "number of best lines to report"),
       protocol_check("Ponder", &ProtocolOptions::ponder,
@@ -189,12 +207,12 @@ std::vector<OptionSpec> make_specs() {
                      "accepted; analysis and play search alike"),
       protocol_check("UCI_Chess960", &ProtocolOptions::chess960,
                      "Chess960: castling as king takes rook (e1h1), X-FEN/Shredder-FEN castling"),
-      file_string("EvalFile", &Settings::eval_file, kEmbeddedNet, load_network,
-                  "network file (safetensors)"),
+      file_string(option_name::kEvalFile, &Settings::eval_file, kEmbeddedNet, load_network,
+                  check_network_file, "network file (safetensors)"),
       precision_combo(),
       mode_combo(),
-      file_string("SyzygyPath", &Settings::syzygy_path, kNoTablebases, open_tablebases,
-                  "Syzygy table directories, ':'-separated"),
+      file_string(option_name::kSyzygyPath, &Settings::syzygy_path, kNoTablebases, open_tablebases,
+                  check_tablebases, "Syzygy table directories, ':'-separated"),
       engine_spin("SyzygyProbeLimit", 0, 7, &EngineOptions::syzygy_probe_limit,
                   "most pieces to probe the tables with"),
       engine_check("Syzygy50MoveRule", &EngineOptions::syzygy_50_move_rule,
@@ -235,6 +253,18 @@ const OptionSpec* find_option(std::string_view name) {
   for (const OptionSpec& spec : option_specs())
     if (same_name(spec.name, name)) return &spec;
   return nullptr;
+}
+
+const OptionSpec& option(std::string_view name) {
+  const OptionSpec* spec = find_option(name);
+  if (!spec) throw std::logic_error(fmt::format("no option '{}' in the table", name));
+  return *spec;
+}
+
+Settings checked_settings(const OptionSpec& spec, const std::string& value, Settings base) {
+  spec.write(base, validate(spec, value));
+  if (spec.check) spec.check(base);
+  return base;
 }
 
 std::string default_value(const OptionSpec& spec) { return spec.read(Settings{}); }

@@ -601,28 +601,35 @@ void UciLoop::on_setoption(const std::vector<std::string_view>& words) {
   set_option(join(words, 2, value_at), join(words, value_at + 1, words.size()));
 }
 
-void UciLoop::set_option(const std::string& name, const std::string& value) {
+bool UciLoop::set_option(const std::string& name, const std::string& value) {
   const OptionSpec* spec = find_option(name);
-  if (!spec) return option_error(fmt::format("setoption: unknown option '{}'", name));
-  if (engine_.searching())
-    return option_error(
-        fmt::format("setoption {}: a search is running (send stop first)", spec->name));
+  if (!spec) {
+    option_error(fmt::format("setoption: unknown option '{}'", name));
+    return false;
+  }
+  if (engine_.searching()) {
+    option_error(fmt::format("setoption {}: a search is running (send stop first)", spec->name));
+    return false;
+  }
   OptionValue valid;
   try {
     valid = engine::validate(*spec, value);
   } catch (const std::invalid_argument& e) {
-    return option_error(e.what());
+    option_error(e.what());
+    return false;
   }
   // The effect takes whole or not at all: a failure says what is kept.
   const std::string before = spec->read(engine_.settings());
   try {
     engine::set_option(engine_, *spec, valid);
+    return true;
   } catch (const engine::NetworkLoadError& e) {
     // The engine plays on with the net it had, which the line names.
     report_error_line(network_error_line(e));
   } catch (const std::exception& e) {
     option_error(fmt::format("setoption {}: {}; keeping {}", spec->name, e.what(), before));
   }
+  return false;
 }
 
 void UciLoop::on_display() {

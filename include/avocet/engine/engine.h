@@ -75,6 +75,12 @@ struct ProtocolOptions {
   bool verbose_move_stats = false;  // after each search, a line per root move (lc0's option)
 };
 
+// The tables under `path`, every one readable: throws std::invalid_argument naming the first
+// problem found, or that `path` holds no table. The one check of a SyzygyPath that must work
+// (the option's check, the subcommands' --SyzygyPath); the engine itself plays on without the
+// tables it cannot read (Engine::open_tablebases).
+std::shared_ptr<const syzygy::Tablebases> open_readable_tablebases(const std::string& path);
+
 // The value of every option (engine/options.cpp defines the options over these fields).
 struct Settings {
   EngineOptions engine;

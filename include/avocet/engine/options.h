@@ -41,7 +41,22 @@ struct OptionSpec {
   std::function<void(Settings&, const OptionValue&)> write;  // sets it from a valid value
   // A field of SearchParameters: `puzzles` and `epd` also take it (--set Name=value).
   bool search_parameter = false;
+  // Checks, without applying it, that the effect of the settings with a new value written can
+  // take: throws std::invalid_argument (or the loader's error) with a one-line reason. Null
+  // where nothing can be known before applying. The command line checks every value so, and
+  // stops before it starts anything (`avocet --EvalFile=x`, `avocet puzzles --EvalFile x`).
+  std::function<void(const Settings&)> check = nullptr;
 };
+
+// The names by which code finds the options it handles itself (`option(option_name::kHash)`):
+// each is written here once, as the table spells it.
+namespace option_name {
+inline constexpr std::string_view kHash = "Hash";
+inline constexpr std::string_view kThreads = "Threads";
+inline constexpr std::string_view kEvalFile = "EvalFile";
+inline constexpr std::string_view kPrecision = "Precision";
+inline constexpr std::string_view kSyzygyPath = "SyzygyPath";
+}  // namespace option_name
 
 // Sets option `spec` of `engine` to a valid `value`: writes it into a copy of the engine's
 // settings and applies that. Throws what the effect throws; the engine is then unchanged.
@@ -52,6 +67,15 @@ const std::vector<OptionSpec>& option_specs();
 
 // The option called `name` (names compare case-insensitively, as UCI requires), or null.
 const OptionSpec* find_option(std::string_view name);
+
+// The option called `name`, as option_name spells it; throws std::logic_error when the table
+// has none (a name misspelt in code).
+const OptionSpec& option(std::string_view name);
+
+// Checks `value` as validate() does, then the effect as spec.check does (without applying it),
+// and returns the settings `base` with the value written. Throws std::invalid_argument with a
+// one-line reason naming the option (or the loader's error for a net that does not load).
+Settings checked_settings(const OptionSpec& spec, const std::string& value, Settings base = {});
 
 // The option's default: its value in a default-constructed Settings ("" for a button).
 std::string default_value(const OptionSpec& spec);

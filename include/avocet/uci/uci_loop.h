@@ -43,8 +43,10 @@ class UciLoop {
 
   // Handles one line; returns false after `quit`.
   bool handle_line(std::string_view line);
-  // `setoption name <name> value <value>`, also for the `--Name=value` arguments.
-  void set_option(const std::string& name, const std::string& value);
+  // `setoption name <name> value <value>`, also for the `--Name=value` arguments. False when
+  // the option was refused or its effect failed (the error line is printed); the engine then
+  // keeps what it had, or plays on with the net it names.
+  bool set_option(const std::string& name, const std::string& value);
   // Reads lines until `quit` or end of input, which acts as `quit` (as in Stockfish): a
   // running search stops and prints its bestmove, even one held by `infinite` or `ponder`.
   void run(std::istream& in);
