@@ -173,7 +173,7 @@ UciLoop::UciLoop(std::ostream& out, engine::EvaluatorFactory evaluator, std::str
     : out_(out),
       err_(err),
       engine_(std::move(evaluator), std::move(evaluator_name), [this](const std::string& message) {
-        report_error_line(fmt::format("info string ERROR: {}\n", printable(message)));
+        report(Problem::Degraded, message, /*log=*/true);
       }) {}
 
 UciLoop::~UciLoop() {
@@ -205,21 +205,24 @@ void UciLoop::print(const std::string& text) {
   out_.flush();
 }
 
-void UciLoop::report_error_line(const std::string& line) {
+std::string UciLoop::problem_line(Problem problem, std::string_view message,
+                                  std::string_view kept) {
+  return fmt::format("info string {}: {}{}\n", problem == Problem::Refused ? "error" : "ERROR",
+                     printable(message), kept);
+}
+
+void UciLoop::report(Problem problem, std::string_view message, bool log, std::string_view kept) {
+  const std::string line = problem_line(problem, message, kept);
   std::lock_guard lock(out_mutex_);
   out_ << line;
   out_.flush();
-  err_ << line;
-  err_.flush();
+  if (log) {
+    err_ << line;
+    err_.flush();
+  }
 }
 
-void UciLoop::error(std::string_view message) {
-  print(fmt::format("info string error: {}\n", printable(message)));
-}
-
-void UciLoop::option_error(std::string_view message) {
-  report_error_line(fmt::format("info string error: {}\n", printable(message)));
-}
+void UciLoop::error(std::string_view message) { report(Problem::Refused, message, false); }
 
 bool UciLoop::handle_line(std::string_view line) {
   const std::vector<std::string_view> words = split_words(line);
@@ -287,13 +290,11 @@ void UciLoop::print_reports(bool name_net) {
   std::string text;
   for (const std::string& line : reports.lines)
     text += fmt::format("info string {}\n", printable(line));
-  if (reports.net_failure) text += network_error_line(*reports.net_failure);
+  // A net that did not load, repeated until a search: GUIs send options right after `uciok`.
+  if (const auto& failure = reports.net_failure)
+    text += problem_line(Problem::Degraded, "EvalFile: " + failure->reason(),
+                         "; keeping " + failure->kept());
   if (!text.empty()) print(text);
-}
-
-std::string UciLoop::network_error_line(const engine::NetworkLoadError& e) {
-  return fmt::format("info string ERROR: EvalFile: {}; keeping {}\n", printable(e.reason()),
-                     e.kept());
 }
 
 bool UciLoop::ensure_network() {
@@ -597,25 +598,28 @@ void UciLoop::on_setoption(const std::vector<std::string_view>& words) {
   for (size_t i = 2; i < words.size(); ++i)
     if (words[i] == "value") value_at = std::min(value_at, i);
   if (words.size() < 3 || words[1] != "name")
-    return option_error("setoption: expected 'setoption name <name> [value <value>]'");
+    return report(Problem::Refused, "setoption: expected 'setoption name <name> [value <value>]'",
+                  /*log=*/true);
   set_option(join(words, 2, value_at), join(words, value_at + 1, words.size()));
 }
 
 bool UciLoop::set_option(const std::string& name, const std::string& value) {
   const OptionSpec* spec = find_option(name);
   if (!spec) {
-    option_error(fmt::format("setoption: unknown option '{}'", name));
+    report(Problem::Refused, fmt::format("setoption: unknown option '{}'", name), /*log=*/true);
     return false;
   }
   if (engine_.searching()) {
-    option_error(fmt::format("setoption {}: a search is running (send stop first)", spec->name));
+    report(Problem::Refused,
+           fmt::format("setoption {}: a search is running (send stop first)", spec->name),
+           /*log=*/true);
     return false;
   }
   OptionValue valid;
   try {
     valid = engine::validate(*spec, value);
   } catch (const std::invalid_argument& e) {
-    option_error(e.what());
+    report(Problem::Refused, e.what(), /*log=*/true);
     return false;
   }
   // The effect takes whole or not at all: a failure says what is kept.
@@ -625,9 +629,11 @@ bool UciLoop::set_option(const std::string& name, const std::string& value) {
     return true;
   } catch (const engine::NetworkLoadError& e) {
     // The engine plays on with the net it had, which the line names.
-    report_error_line(network_error_line(e));
+    report(Problem::Degraded, "EvalFile: " + e.reason(), /*log=*/true, "; keeping " + e.kept());
   } catch (const std::exception& e) {
-    option_error(fmt::format("setoption {}: {}; keeping {}", spec->name, e.what(), before));
+    report(Problem::Refused,
+           fmt::format("setoption {}: {}; keeping {}", spec->name, e.what(), before),
+           /*log=*/true);
   }
   return false;
 }

@@ -138,18 +138,5 @@ TEST(SplitWork, TwoSearchThreadsFindTheMateOneFinds) {
   EXPECT_EQ(mate_in_moves(value), 2);
 }
 
-TEST(ThreadPlan, ThreadsPairUpOnEvaluationsAndAnOddOneSearchesAlone) {
-  const auto plan = [](int threads) {
-    const engine::ThreadPlan p = engine::thread_plan(threads);
-    return std::pair{p.searching, p.split_evaluations};
-  };
-  EXPECT_EQ(plan(1), std::pair(1, 0));
-  EXPECT_EQ(plan(2), std::pair(1, 1));
-  EXPECT_EQ(plan(3), std::pair(2, 1));
-  EXPECT_EQ(plan(4), std::pair(2, 2));
-  EXPECT_EQ(plan(7), std::pair(4, 3));
-  EXPECT_EQ(plan(256), std::pair(128, 128));
-}
-
 }  // namespace
 }  // namespace avocet::search
