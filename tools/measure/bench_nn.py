@@ -2,7 +2,7 @@
 """Network speed: Avocet's Eigen forward pass against PyTorch on CPU, same weights, same run.
 
 Builds the standard benchmark networks (house d=128/256, L=4/8; searchless d=256, L=8) with
-random weights, exports them, runs `avocet nnbench --weights ...` on them (fp32, and bf16
+random weights, exports them, runs `avocet nnbench --EvalFile ...` on them (fp32, and bf16
 where the CPU has AVX-512 BF16), then times the PyTorch reference (tools/train/reference_model.py)
 on the same files and positions, one position per call, one thread
 (torch.set_num_threads(1), OPENBLAS_NUM_THREADS=1). Prints positions/s for both and the
@@ -83,7 +83,7 @@ def main():
             models[name] = model
         command = [args.avocet, "nnbench", "--threads", "1", "--seconds", str(args.seconds)]
         for path in paths:
-            command += ["--weights", path]
+            command += ["--EvalFile", path]
         report = subprocess.run(command, check=True, capture_output=True, text=True).stdout
     print(report, end="")
 

@@ -84,7 +84,7 @@ def probe(avocet_bin, syzygy, fen):
     import subprocess
 
     r = subprocess.run(
-        [avocet_bin, "tb", "--path", syzygy, fen], capture_output=True, text=True, check=False
+        [avocet_bin, "tb", "--SyzygyPath", syzygy, fen], capture_output=True, text=True, check=False
     )
     if r.returncode != 0:
         return None

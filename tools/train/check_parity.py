@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Checks an exported network: `avocet eval --weights FILE --precision fp32` must give the same
+"""Checks an exported network: `avocet eval --EvalFile FILE --Precision fp32` must give the same
 per-move win probabilities as PyTorch on the same file (max |difference| <= 1e-4). Parity is
 checked in fp32, the reference arithmetic; bf16 is held to fp32 by the C++ tests.
 
@@ -42,8 +42,8 @@ def main():
     centres = (torch.arange(model.config["bins"]) + 0.5) / model.config["bins"]
     worst = 0.0
     for fen in FENS:
-        output = subprocess.run([args.avocet, "eval", "--weights", args.weights,
-                                 "--precision", "fp32", fen],
+        output = subprocess.run([args.avocet, "eval", "--EvalFile", args.weights,
+                                 "--Precision", "fp32", fen],
                                 check=True, capture_output=True, text=True).stdout.splitlines()
         engine = {line.split()[0]: float(line.split()[-1]) for line in output[3:]}
         moves = sorted(engine)

@@ -18,7 +18,7 @@
 #include "avocet/chess/position.h"
 #include "avocet/search/value.h"
 
-namespace avocet::search {
+namespace avocet::uci {
 
 // The model's material: pawns 1, knights and bishops 3, rooks 5, queens 9, both sides.
 int wdl_material(const Position& pos);
@@ -26,6 +26,6 @@ int wdl_material(const Position& pos);
 // W/D/L for an expected score `value` in [0, 1] (the net's win probability, read through
 // centipawns_from_win_probability) with `material` on the board. Symmetric: 1 - value swaps
 // win and loss.
-WdlPerMille wdl_from_value(float value, int material);
+search::WdlPerMille wdl_from_value(float value, int material);
 
-}  // namespace avocet::search
+}  // namespace avocet::uci

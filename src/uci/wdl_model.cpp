@@ -1,12 +1,10 @@
-#include "avocet/search/wdl_model.h"
+#include "avocet/uci/wdl_model.h"
 
 #include <algorithm>
 #include <array>
 #include <cmath>
 
-#include "avocet/search/engine.h"
-
-namespace avocet::search {
+namespace avocet::uci {
 
 namespace {
 
@@ -39,9 +37,9 @@ int wdl_material(const Position& pos) {
   return total;
 }
 
-WdlPerMille wdl_from_value(float value, int material) {
+search::WdlPerMille wdl_from_value(float value, int material) {
   const double x =
-      std::clamp(centipawns_from_win_probability(value) / 100.0, -kMaxPawns, kMaxPawns);
+      std::clamp(search::centipawns_from_win_probability(value) / 100.0, -kMaxPawns, kMaxPawns);
   const double t = std::clamp(material, kMaterialMin, kMaterialMax) / kMaterialNorm;
   const double a = polynomial(kA, t), b = polynomial(kB, t);
   const double win = sigmoid((x - a) / b), loss = sigmoid((-x - a) / b);
@@ -50,11 +48,11 @@ WdlPerMille wdl_from_value(float value, int material) {
   // the numbers exactly.
   const int smaller = int(std::lround(1000 * std::min(win, loss)));
   const int larger = std::min(int(std::lround(1000 * std::max(win, loss))), 1000 - smaller);
-  WdlPerMille wdl;
+  search::WdlPerMille wdl;
   wdl.win = win > loss ? larger : smaller;
   wdl.loss = win > loss ? smaller : larger;
   wdl.draw = 1000 - wdl.win - wdl.loss;
   return wdl;
 }
 
-}  // namespace avocet::search
+}  // namespace avocet::uci

@@ -1,14 +1,12 @@
 // The WDL model behind UCI_ShowWDL: its invariants, and the draws it must give an even
 // ending that W = s^2, L = (1-s)^2 could not (at most 500 per mille).
-#include "avocet/search/wdl_model.h"
+#include "avocet/uci/wdl_model.h"
 
 #include <gtest/gtest.h>
 
 #include <cmath>
 
-#include "avocet/search/engine.h"
-
-namespace avocet::search {
+namespace avocet::uci {
 namespace {
 
 constexpr int kStart = 78;  // material of the initial position
@@ -25,7 +23,7 @@ TEST(WdlModel, MaterialCountsBothSides) {
 TEST(WdlModel, SumsToAThousandWithinRange) {
   for (int material = 0; material <= 80; ++material)
     for (float v : kValues) {
-      const WdlPerMille wdl = wdl_from_value(v, material);
+      const search::WdlPerMille wdl = wdl_from_value(v, material);
       EXPECT_EQ(wdl.win + wdl.draw + wdl.loss, 1000) << v << " " << material;
       EXPECT_GE(wdl.win, 0);
       EXPECT_GE(wdl.draw, 0);
@@ -36,7 +34,8 @@ TEST(WdlModel, SumsToAThousandWithinRange) {
 TEST(WdlModel, OppositeValuesSwapWinAndLoss) {
   for (int material : {0, 1, 10, 30, 50, 78})
     for (float v : kValues) {
-      const WdlPerMille us = wdl_from_value(v, material), them = wdl_from_value(1 - v, material);
+      const search::WdlPerMille us = wdl_from_value(v, material),
+                                them = wdl_from_value(1 - v, material);
       EXPECT_EQ(us.win, them.loss) << v << " " << material;
       EXPECT_EQ(us.loss, them.win) << v << " " << material;
       EXPECT_EQ(us.draw, them.draw) << v << " " << material;
@@ -45,9 +44,9 @@ TEST(WdlModel, OppositeValuesSwapWinAndLoss) {
 
 TEST(WdlModel, MonotoneInTheValue) {
   for (int material : {1, 10, 30, 50, 78}) {
-    WdlPerMille previous = wdl_from_value(0.0f, material);
+    search::WdlPerMille previous = wdl_from_value(0.0f, material);
     for (int i = 1; i <= 1000; ++i) {
-      const WdlPerMille wdl = wdl_from_value(float(i) / 1000, material);
+      const search::WdlPerMille wdl = wdl_from_value(float(i) / 1000, material);
       EXPECT_GE(wdl.win, previous.win) << i << " " << material;
       EXPECT_LE(wdl.loss, previous.loss) << i << " " << material;
       previous = wdl;
@@ -62,7 +61,7 @@ TEST(WdlModel, DecidedScoresAreDecided) {
 
 TEST(WdlModel, EvenEndingsAreMostlyDrawn) {
   // King and pawn against king (m = 1), even: W = s^2 would say 250 / 500 / 250.
-  const WdlPerMille kpk = wdl_from_value(0.5f, 1);
+  const search::WdlPerMille kpk = wdl_from_value(0.5f, 1);
   EXPECT_GT(kpk.draw, 800);
   EXPECT_EQ(kpk.win, kpk.loss);
   // Even with every piece on the board draws are fewer than in a bare ending.
@@ -72,9 +71,9 @@ TEST(WdlModel, EvenEndingsAreMostlyDrawn) {
 TEST(WdlModel, APawnUpWinsMoreOftenWithMorePieces) {
   // The same score: +1 pawn in centipawns.
   const float pawn_up = 1 / (1 + std::exp(-0.00368208f * 100));
-  ASSERT_EQ(centipawns_from_win_probability(pawn_up), 100);
+  ASSERT_EQ(search::centipawns_from_win_probability(pawn_up), 100);
   EXPECT_GT(wdl_from_value(pawn_up, 60).win, wdl_from_value(pawn_up, 5).win);
 }
 
 }  // namespace
-}  // namespace avocet::search
+}  // namespace avocet::uci

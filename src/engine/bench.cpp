@@ -1,11 +1,14 @@
-#include "avocet/search/bench.h"
+#include "avocet/engine/bench.h"
 
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <chrono>
 
-namespace avocet::search {
+namespace avocet::engine {
+
+using search::IterationReport;
+using search::SearchParameters;
 
 namespace {
 
@@ -57,4 +60,4 @@ std::string bench_summary(const BenchResult& result) {
                      uint64_t(double(result.nodes) / std::max(result.seconds, 1e-9)));
 }
 
-}  // namespace avocet::search
+}  // namespace avocet::engine

@@ -10,9 +10,9 @@
 #include <string>
 #include <string_view>
 
-#include "avocet/search/engine.h"
+#include "avocet/engine/engine.h"
 
-namespace avocet::search {
+namespace avocet::engine {
 
 inline constexpr int kBenchDepth = 7;
 
@@ -26,11 +26,11 @@ struct BenchResult {
 // line per position ("123 nodes, depth 7: FEN").
 BenchResult run_bench(const EvaluatorFactory& factory, const std::string& evaluator_name, int depth,
                       const std::function<void(const std::string&)>& on_position,
-                      const SearchParameters& params = {});
+                      const search::SearchParameters& params = {});
 
 // The signature in Stockfish's format, after an empty line:
 //   Nodes searched  : 3412
 //   Nodes/second    : 1234
 std::string bench_summary(const BenchResult& result);
 
-}  // namespace avocet::search
+}  // namespace avocet::engine

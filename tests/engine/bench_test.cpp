@@ -1,7 +1,7 @@
 // The bench's signature on the material evaluator: reproducible, and moved by the search
 // parameters it is given (`avocet bench --set`), so that a change behind an option has a
 // count of its own.
-#include "avocet/search/bench.h"
+#include "avocet/engine/bench.h"
 
 #include <gtest/gtest.h>
 
@@ -9,10 +9,10 @@
 
 #include "avocet/nn/material_evaluator.h"
 
-namespace avocet::search {
+namespace avocet::engine {
 namespace {
 
-uint64_t bench_nodes(const SearchParameters& params) {
+uint64_t bench_nodes(const search::SearchParameters& params) {
   const EvaluatorFactory material = [] { return std::make_unique<nn::MaterialEvaluator>(); };
   return run_bench(material, "material", 6, nullptr, params).nodes;
 }
@@ -21,13 +21,13 @@ TEST(Bench, CountIsReproducibleAndFollowsTheParameters) {
   const uint64_t defaults = bench_nodes({});
   EXPECT_GT(defaults, 10u);
   EXPECT_EQ(bench_nodes({}), defaults);
-  SearchParameters wider;
+  search::SearchParameters wider;
   wider.policy_temperature = 0.09;
   EXPECT_NE(bench_nodes(wider), defaults);
-  SearchParameters fewer_extensions;
+  search::SearchParameters fewer_extensions;
   fewer_extensions.forcing_extensions = 0;
   EXPECT_NE(bench_nodes(fewer_extensions), defaults);
 }
 
 }  // namespace
-}  // namespace avocet::search
+}  // namespace avocet::engine

@@ -1,4 +1,4 @@
-#include "avocet/uci/options.h"
+#include "avocet/engine/options.h"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -10,7 +10,9 @@
 #include <stdexcept>
 #include <utility>
 
-namespace avocet::uci {
+#include "avocet/nn/network.h"
+
+namespace avocet::engine {
 
 namespace {
 
@@ -25,19 +27,31 @@ std::string lower(std::string_view text) {
 std::string check_text(bool value) { return value ? "true" : "false"; }
 
 // The effects an option can have on the engine.
-void configure(search::Engine& engine, const Settings& next) { engine.configure(next); }
-void load_network(search::Engine& engine, const Settings& next) {
+void configure(Engine& engine, const Settings& next) { engine.configure(next); }
+void load_network(Engine& engine, const Settings& next) {
   engine.load_network(next.eval_file, next.precision);
 }
-void open_tablebases(search::Engine& engine, const Settings& next) {
+void open_tablebases(Engine& engine, const Settings& next) {
   engine.open_tablebases(next.syzygy_path);
 }
-void clear_hash(search::Engine& engine, const Settings&) { engine.clear_hash(); }
+void clear_hash(Engine& engine, const Settings&) { engine.clear_hash(); }
+
+// What can be known of an effect before applying it (OptionSpec::check).
+void check_network_file(const Settings& next) {
+  if (next.eval_file != kEmbeddedNet) nn::Network::load_file(next.eval_file);
+}
+void check_precision(const Settings& next) {
+  if (!nn::precision_supported(next.precision))
+    throw std::invalid_argument(std::string(nn::unsupported_reason(next.precision)));
+}
+void check_tablebases(const Settings& next) {
+  if (next.syzygy_path != kNoTablebases) open_readable_tablebases(next.syzygy_path);
+}
 
 // Builders for the kinds of option, each bound to the field of Settings it reads and writes.
 
 // An integer of EngineOptions.
-OptionSpec engine_spin(std::string_view name, int min, int max, int search::EngineOptions::*field,
+OptionSpec engine_spin(std::string_view name, int min, int max, int EngineOptions::*field,
                        std::string_view help) {
   return {.name = name,
           .type = T::Spin,
@@ -86,8 +100,7 @@ OptionSpec parameter_count(std::string_view name, int min, int max,
 }
 
 // A flag of EngineOptions.
-OptionSpec engine_check(std::string_view name, bool search::EngineOptions::*field,
-                        std::string_view help) {
+OptionSpec engine_check(std::string_view name, bool EngineOptions::*field, std::string_view help) {
   return {.name = name,
           .type = T::Check,
           .help = help,
@@ -96,19 +109,22 @@ OptionSpec engine_check(std::string_view name, bool search::EngineOptions::*fiel
           .write = [field](Settings& s, const OptionValue& v) { s.engine.*field = v.number != 0; }};
 }
 
-// A flag that changes only what the UCI loop prints or accepts.
-OptionSpec loop_check(std::string_view name, bool Settings::*field, std::string_view help) {
-  return {.name = name,
-          .type = T::Check,
-          .help = help,
-          .apply = configure,
-          .read = [field](const Settings& s) { return check_text(s.*field); },
-          .write = [field](Settings& s, const OptionValue& v) { s.*field = v.number != 0; }};
+// A flag that changes only what the UCI loop prints or accepts (ProtocolOptions).
+OptionSpec protocol_check(std::string_view name, bool ProtocolOptions::*field,
+                          std::string_view help) {
+  return {
+      .name = name,
+      .type = T::Check,
+      .help = help,
+      .apply = configure,
+      .read = [field](const Settings& s) { return check_text(s.protocol.*field); },
+      .write = [field](Settings& s, const OptionValue& v) { s.protocol.*field = v.number != 0; }};
 }
 
 // A file or path the loop opens; an empty value is the word `none` (kEmbeddedNet, ...).
 OptionSpec file_string(std::string_view name, std::string Settings::*field, std::string_view none,
-                       void (*effect)(search::Engine&, const Settings&), std::string_view help) {
+                       void (*effect)(Engine&, const Settings&), void (*check)(const Settings&),
+                       std::string_view help) {
   return {.name = name,
           .type = T::String,
           .help = help,
@@ -117,11 +133,12 @@ OptionSpec file_string(std::string_view name, std::string Settings::*field, std:
           .write =
               [field, none](Settings& s, const OptionValue& v) {
                 s.*field = v.text.empty() ? std::string(none) : v.text;
-              }};
+              },
+          .check = check};
 }
 
 // A button: no value to read or write, only its effect.
-OptionSpec button(std::string_view name, void (*effect)(search::Engine&, const Settings&),
+OptionSpec button(std::string_view name, void (*effect)(Engine&, const Settings&),
                   std::string_view help) {
   return {.name = name,
           .type = T::Button,
@@ -132,22 +149,23 @@ OptionSpec button(std::string_view name, void (*effect)(search::Engine&, const S
 }
 
 // Mode's values, in the order `uci` lists them.
-constexpr std::pair<std::string_view, search::Mode> kModes[] = {
-    {"search", search::Mode::Search},
-    {"argmax", search::Mode::Argmax},
+constexpr std::pair<std::string_view, Mode> kModes[] = {
+    {"search", Mode::Search},
+    {"argmax", Mode::Argmax},
 };
 
 OptionSpec precision_combo() {
   std::vector<std::string_view> names;
   for (const nn::Precision p : nn::kPrecisions) names.push_back(nn::precision_name(p));
   return {
-      .name = "Precision",
+      .name = option_name::kPrecision,
       .type = T::Combo,
       .vars = names,
       .help = nn::kPrecisionHelp,
       .apply = load_network,
       .read = [](const Settings& s) { return std::string(nn::precision_name(s.precision)); },
-      .write = [](Settings& s, const OptionValue& v) { s.precision = nn::kPrecisions[v.number]; }};
+      .write = [](Settings& s, const OptionValue& v) { s.precision = nn::kPrecisions[v.number]; },
+      .check = check_precision};
 }
 
 OptionSpec mode_combo() {
@@ -163,36 +181,38 @@ OptionSpec mode_combo() {
           [](const Settings& s) {
             for (const auto& [name, mode] : kModes)
               if (mode == s.engine.mode) return std::string(name);
-            throw std::logic_error("Mode: a search::Mode without a name");
+            throw std::logic_error("Mode: a Mode without a name");
           },
       .write = [](Settings& s, const OptionValue& v) { s.engine.mode = kModes[v.number].second; }};
 }
 
 std::vector<OptionSpec> make_specs() {
-  using search::EngineOptions;
   using search::SearchParameters;
   return {
-      engine_spin("Hash", 1, 65536, &EngineOptions::hash_mb, "transposition table size in MB"),
+      engine_spin(option_name::kHash, 1, 65536, &EngineOptions::hash_mb,
+                  "transposition table size in MB"),
       button("Clear Hash", clear_hash, "empty the transposition table"),
-      engine_spin("Threads", 1, 256, &EngineOptions::threads,
+      engine_spin(option_name::kThreads, 1, 256, &EngineOptions::threads,
                   "threads; each pair shares the network evaluations of one search thread"),
       engine_spin("MultiPV", 1, 256, &EngineOptions::multipv, "number of best lines to report"),
-      loop_check("Ponder", &Settings::ponder, "think on the opponent's time (go ponder)"),
+      protocol_check("Ponder", &ProtocolOptions::ponder,
+                     "think on the opponent's time (go ponder)"),
       engine_spin("Move Overhead", 0, 5000, &EngineOptions::move_overhead_ms,
                   "milliseconds kept back per move"),
-      loop_check("UCI_ShowWDL", &Settings::show_wdl, "add wdl to info lines"),
-      loop_check("VerboseMoveStats", &Settings::verbose_move_stats,
-                 "after each search, an info string per root move: net value, pi, searched score"),
-      loop_check("UCI_AnalyseMode", &Settings::analyse_mode,
-                 "accepted; analysis and play search alike"),
-      loop_check("UCI_Chess960", &Settings::chess960,
-                 "Chess960: castling as king takes rook (e1h1), X-FEN/Shredder-FEN castling"),
-      file_string("EvalFile", &Settings::eval_file, kEmbeddedNet, load_network,
-                  "network file (safetensors)"),
+      protocol_check("UCI_ShowWDL", &ProtocolOptions::show_wdl, "add wdl to info lines"),
+      protocol_check(
+          "VerboseMoveStats", &ProtocolOptions::verbose_move_stats,
+          "after each search, an info string per root move: net value, pi, searched score"),
+      protocol_check("UCI_AnalyseMode", &ProtocolOptions::analyse_mode,
+                     "accepted; analysis and play search alike"),
+      protocol_check("UCI_Chess960", &ProtocolOptions::chess960,
+                     "Chess960: castling as king takes rook (e1h1), X-FEN/Shredder-FEN castling"),
+      file_string(option_name::kEvalFile, &Settings::eval_file, kEmbeddedNet, load_network,
+                  check_network_file, "network file (safetensors)"),
       precision_combo(),
       mode_combo(),
-      file_string("SyzygyPath", &Settings::syzygy_path, kNoTablebases, open_tablebases,
-                  "Syzygy table directories, ':'-separated"),
+      file_string(option_name::kSyzygyPath, &Settings::syzygy_path, kNoTablebases, open_tablebases,
+                  check_tablebases, "Syzygy table directories, ':'-separated"),
       engine_spin("SyzygyProbeLimit", 0, 7, &EngineOptions::syzygy_probe_limit,
                   "most pieces to probe the tables with"),
       engine_check("Syzygy50MoveRule", &EngineOptions::syzygy_50_move_rule,
@@ -216,7 +236,7 @@ std::vector<OptionSpec> make_specs() {
 
 }  // namespace
 
-void set_option(search::Engine& engine, const OptionSpec& spec, const OptionValue& value) {
+void set_option(Engine& engine, const OptionSpec& spec, const OptionValue& value) {
   Settings next = engine.settings();
   spec.write(next, value);
   spec.apply(engine, next);
@@ -235,6 +255,18 @@ const OptionSpec* find_option(std::string_view name) {
   return nullptr;
 }
 
+const OptionSpec& option(std::string_view name) {
+  const OptionSpec* spec = find_option(name);
+  if (!spec) throw std::logic_error(fmt::format("no option '{}' in the table", name));
+  return *spec;
+}
+
+Settings checked_settings(const OptionSpec& spec, const std::string& value, Settings base) {
+  spec.write(base, validate(spec, value));
+  if (spec.check) spec.check(base);
+  return base;
+}
+
 std::string default_value(const OptionSpec& spec) { return spec.read(Settings{}); }
 
 std::string_view type_name(OptionType type) {
@@ -251,14 +283,6 @@ std::string_view type_name(OptionType type) {
       return "button";
   }
   throw std::logic_error("type_name: unknown option type");
-}
-
-std::string declaration(const OptionSpec& spec) {
-  std::string text = fmt::format("option name {} type {}", spec.name, type_name(spec.type));
-  if (spec.type != T::Button) text += fmt::format(" default {}", default_value(spec));
-  if (spec.type == T::Spin) text += fmt::format(" min {} max {}", spec.min, spec.max);
-  for (std::string_view v : spec.vars) text += fmt::format(" var {}", v);
-  return text;
 }
 
 OptionValue validate(const OptionSpec& spec, const std::string& value) {
@@ -294,4 +318,4 @@ OptionValue validate(const OptionSpec& spec, const std::string& value) {
   throw std::logic_error("validate: unknown option type");
 }
 
-}  // namespace avocet::uci
+}  // namespace avocet::engine

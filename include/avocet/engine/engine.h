@@ -25,7 +25,7 @@
 #include "avocet/search/time_manager.h"
 #include "avocet/syzygy/tablebase.h"
 
-namespace avocet::search {
+namespace avocet::engine {
 
 enum class Mode { Argmax, Search };
 
@@ -40,7 +40,7 @@ struct ThreadPlan {
 };
 ThreadPlan thread_plan(int threads);
 
-// The defaults below are the UCI options' defaults: uci/options.cpp reads them from a
+// The defaults below are the UCI options' defaults: engine/options.cpp reads them from a
 // default-constructed Settings (its EngineOptions and SearchParameters) and writes them nowhere
 // else.
 struct EngineOptions {
@@ -49,29 +49,42 @@ struct EngineOptions {
   int multipv = 1;
   int move_overhead_ms = 50;
   Mode mode = Mode::Search;
-  SearchParameters params;
-  int syzygy_probe_limit = TablebaseSettings{}.probe_limit;
-  bool syzygy_50_move_rule = TablebaseSettings{}.rule50;
+  search::SearchParameters params;
+  int syzygy_probe_limit = search::TablebaseSettings{}.probe_limit;
+  bool syzygy_50_move_rule = search::TablebaseSettings{}.rule50;
   // UCI_LimitStrength and UCI_Elo: play at the level strength_level(elo) gives (strength.h).
   // The default Elo is the lowest, as Stockfish's is.
   bool limit_strength = false;
-  int elo = kMinElo;
+  int elo = search::kMinElo;
 };
 
 // String options need a non-empty default in UCI GUIs: these words stand for "none".
 inline constexpr std::string_view kEmbeddedNet = "<embedded>";
 inline constexpr std::string_view kNoTablebases = "<empty>";
 
-// The value of every option (uci/options.cpp defines the options over these fields).
-struct Settings {
-  EngineOptions engine;
+// Options that change only what the UCI loop prints or accepts. The table holds them with the
+// others so that `uci`, `setoption` and `--Name=value` treat every option alike, but neither
+// Engine nor the search reads them: uci/uci_loop.cpp alone does.
+struct ProtocolOptions {
   bool ponder = false;    // a hint to the GUI; `go ponder` works either way
-  bool show_wdl = false;  // add `wdl W D L` to info lines
+  bool show_wdl = false;  // add `wdl W D L` to info lines (uci/wdl_model.h)
   // GUIs set UCI_AnalyseMode before an analysis; Avocet searches the same way for analysis
   // and play, so it is kept only to be read back (Stockfish 15.1 ignores it likewise).
   bool analyse_mode = false;
   bool chess960 = false;            // castling text as king takes rook; Chess960 castling in FENs
   bool verbose_move_stats = false;  // after each search, a line per root move (lc0's option)
+};
+
+// The tables under `path`, every one readable: throws std::invalid_argument naming the first
+// problem found, or that `path` holds no table. The one check of a SyzygyPath that must work
+// (the option's check, the subcommands' --SyzygyPath); the engine itself plays on without the
+// tables it cannot read (Engine::open_tablebases).
+std::shared_ptr<const syzygy::Tablebases> open_readable_tablebases(const std::string& path);
+
+// The value of every option (engine/options.cpp defines the options over these fields).
+struct Settings {
+  EngineOptions engine;
+  ProtocolOptions protocol;
   std::string eval_file{kEmbeddedNet};
   nn::Precision precision = nn::Precision::Auto;  // the net's arithmetic (nn/precision.h)
   std::string syzygy_path{kNoTablebases};
@@ -100,8 +113,8 @@ struct EngineReports {
 };
 
 struct GoRequest {
-  TimeControl clock;
-  std::optional<int> depth, mate;  // depth in plies (IterationReport::depth)
+  search::TimeControl clock;
+  std::optional<int> depth, mate;  // depth in plies (search::IterationReport::depth)
   std::optional<int> iterations;   // theta iterations: `bench`, and a go without a limit
   std::optional<uint64_t> nodes;
   std::vector<Move> searchmoves;
@@ -109,7 +122,7 @@ struct GoRequest {
 };
 
 struct SearchInfo {
-  IterationReport report;
+  search::IterationReport report;
   double seconds = 0;
   int hashfull = 0;
 };
@@ -118,7 +131,7 @@ struct SearchInfo {
 // second when no iteration has reported for a second, and, from kCurrmoveAfter on, one at
 // every new root move with `show_currmove` (Stockfish prints `currmove` after 3 s likewise).
 struct ProgressInfo {
-  SearchProgress progress;
+  search::SearchProgress progress;
   bool show_currmove = false;
   double seconds = 0;
   int hashfull = 0;
@@ -130,7 +143,7 @@ struct EngineCallbacks {
   std::function<void(const SearchInfo&)> on_info;
   std::function<void(Move best, Move ponder)> on_bestmove;
   // The final root moves, best first, just before on_bestmove (null: not wanted).
-  std::function<void(const IterationReport&)> on_root_moves;
+  std::function<void(const search::IterationReport&)> on_root_moves;
   std::function<void(const ProgressInfo&)> on_progress;
 };
 
@@ -148,7 +161,7 @@ class Engine {
                   ErrorSink on_error = nullptr);
   ~Engine();
 
-  // ---- options: each takes effect whole or not at all (uci/options.cpp says which applies)
+  // ---- options: each takes effect whole or not at all (engine/options.cpp says which applies)
   const Settings& settings() const { return settings_; }
   // The values without a resource behind them. A new Hash is allocated here; one that cannot
   // be throws std::runtime_error and the settings stay as they were.
@@ -209,15 +222,16 @@ class Engine {
  private:
   // The search thread: the tables' ranking of the root, then a tablebase win, argmax or the
   // tree search, then the best move.
-  void run_search(GoRequest request, TimeBudget budget, EngineCallbacks callbacks);
+  void run_search(GoRequest request, search::TimeBudget budget, EngineCallbacks callbacks);
   // The probability-limited search, on the threads thread_plan(Threads) gives.
-  IterationReport search_tree(const GoRequest& request, const TimeBudget& budget,
-                              const std::function<void(const IterationReport&)>& report,
-                              std::function<void(const SearchProgress&)> progress);
+  search::IterationReport search_tree(
+      const GoRequest& request, const search::TimeBudget& budget,
+      const std::function<void(const search::IterationReport&)>& report,
+      std::function<void(const search::SearchProgress&)> progress);
   // Waits out an infinite or ponder search's hold, then reports the best and ponder moves.
-  void report_best_move(const IterationReport& result, const EngineCallbacks& callbacks);
+  void report_best_move(const search::IterationReport& result, const EngineCallbacks& callbacks);
   // UCI_LimitStrength: moves the line the level chooses (sample_line) to the front.
-  void play_at_level(IterationReport& result);
+  void play_at_level(search::IterationReport& result);
   // The reply to ponder on after `best` when the principal variation stops there: the
   // table's best move in the position after it, else the net's. None when the game ends.
   Move expected_reply(Move best);
@@ -233,8 +247,8 @@ class Engine {
   Game game_;
   bool has_position_ = true;
   Game searched_game_;  // the search thread's copy: `position` may come during a search
-  TranspositionTable table_;
-  SearchControl control_;
+  search::TranspositionTable table_;
+  search::SearchControl control_;
   std::thread thread_;
 
   // Reports owed (take_reports).
@@ -251,4 +265,4 @@ class Engine {
   std::mt19937_64 random_{std::random_device{}()};         // a limited strength's choice of move
 };
 
-}  // namespace avocet::search
+}  // namespace avocet::engine

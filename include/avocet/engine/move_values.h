@@ -13,7 +13,7 @@
 #include "avocet/nn/evaluator.h"
 #include "avocet/search/search.h"
 
-namespace avocet::search {
+namespace avocet::engine {
 
 struct MoveValue {
   Move move;
@@ -26,7 +26,7 @@ struct MoveValue {
 // Every legal move, best first: by value, the tables' ranking (DTZ) among equal results,
 // then the legal move order. Empty when there is no legal move. `tables.tables` may be null.
 std::vector<MoveValue> value_moves(const Game& game, nn::Evaluator& evaluator,
-                                   const TablebaseSettings& tables);
+                                   const search::TablebaseSettings& tables);
 
 // What `eval` prints: the net's name, the FEN, then a header row and one row per move:
 //   net: avocet-house-v2 (...)
@@ -37,6 +37,6 @@ std::vector<MoveValue> value_moves(const Game& game, nn::Evaluator& evaluator,
 // takes each row's last word. A position without legal moves says "no legal moves
 // (checkmate)" or "(stalemate)" instead of the rows.
 std::string move_values_report(std::string_view net_name, const Game& game,
-                               nn::Evaluator& evaluator, const TablebaseSettings& tables);
+                               nn::Evaluator& evaluator, const search::TablebaseSettings& tables);
 
-}  // namespace avocet::search
+}  // namespace avocet::engine

@@ -1,6 +1,6 @@
 // The options table: src/uci/README.md's table must state what the definitions say, and each
 // option's value must survive the trip from UCI text into Settings and back.
-#include "avocet/uci/options.h"
+#include "avocet/engine/options.h"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-namespace avocet::uci {
+namespace avocet::engine {
 namespace {
 
 struct ReadmeRow {
@@ -111,5 +111,42 @@ TEST(Options, ValidateNormalisesOrExplains) {
   EXPECT_THROW(validate(*find_option("Threads"), "0"), std::invalid_argument);
 }
 
+// The names code uses to find an option are the table's own, and a name the table lacks is a
+// programming error, not a missing option.
+TEST(Options, CodeFindsOptionsByTheTablesNames) {
+  for (const std::string_view name :
+       {option_name::kHash, option_name::kThreads, option_name::kEvalFile, option_name::kPrecision,
+        option_name::kSyzygyPath})
+    EXPECT_EQ(option(name).name, name);
+  EXPECT_THROW(option("Treads"), std::logic_error);
+}
+
+// checked_settings: validate, write, then the option's check, which refuses what its effect
+// could not take without applying it; the base settings are kept.
+TEST(Options, ChecksRefuseWhatTheEffectCouldNotTake) {
+  const std::string tables = std::string(AVOCET_TEST_DATA_DIR) + "/syzygy";
+  Settings base;
+  base.engine.hash_mb = 16;
+  const Settings with_tables = checked_settings(option(option_name::kSyzygyPath), tables, base);
+  EXPECT_EQ(with_tables.syzygy_path, tables);
+  EXPECT_EQ(with_tables.engine.hash_mb, 16);
+  EXPECT_EQ(checked_settings(option(option_name::kSyzygyPath), "").syzygy_path, kNoTablebases);
+  EXPECT_THROW(checked_settings(option(option_name::kSyzygyPath), "/nonexistent/syzygy"),
+               std::invalid_argument);
+  EXPECT_EQ(checked_settings(option(option_name::kEvalFile), "").eval_file, kEmbeddedNet);
+  EXPECT_ANY_THROW(checked_settings(option(option_name::kEvalFile), "/nonexistent.safetensors"));
+  EXPECT_EQ(checked_settings(option(option_name::kPrecision), "fp32").precision,
+            nn::Precision::Fp32);
+  for (const nn::Precision p : nn::kPrecisions) {
+    const std::string name(nn::precision_name(p));
+    if (nn::precision_supported(p))
+      EXPECT_EQ(checked_settings(option(option_name::kPrecision), name).precision, p);
+    else
+      EXPECT_THROW(checked_settings(option(option_name::kPrecision), name), std::invalid_argument);
+  }
+  EXPECT_THROW(checked_settings(option(option_name::kHash), "0"), std::invalid_argument);
+  EXPECT_EQ(checked_settings(option(option_name::kHash), "32").engine.hash_mb, 32);
+}
+
 }  // namespace
-}  // namespace avocet::uci
+}  // namespace avocet::engine

@@ -1,4 +1,4 @@
-#include "avocet/search/engine.h"
+#include "avocet/engine/engine.h"
 
 #include <fmt/format.h>
 
@@ -9,13 +9,40 @@
 #include <utility>
 
 #include "avocet/chess/movegen.h"
+#include "avocet/engine/move_values.h"
 #include "avocet/nn/default_net.h"
 #include "avocet/nn/network.h"
 #include "avocet/search/argmax_policy.h"
-#include "avocet/search/move_values.h"
 #include "avocet/search/tablebase_root.h"
 
-namespace avocet::search {
+namespace avocet::engine {
+
+using search::allocate_time;
+using search::best_group;
+using search::IterationReport;
+using search::kDraw;
+using search::Limits;
+using search::mating_value;
+using search::rank_root_moves;
+using search::RootLine;
+using search::sample_line;
+using search::score_moves;
+using search::ScoredMove;
+using search::Searcher;
+using search::SearchProgress;
+using search::strength_level;
+using search::tablebase_value;
+using search::TablebaseMove;
+using search::TablebaseSettings;
+using search::TimeBudget;
+
+std::shared_ptr<const syzygy::Tablebases> open_readable_tablebases(const std::string& path) {
+  auto tables = std::make_shared<const syzygy::Tablebases>(path);
+  if (!tables->errors().empty()) throw std::invalid_argument(tables->errors().front());
+  if (tables->table_count() == 0)
+    throw std::invalid_argument(fmt::format("no Syzygy tables in '{}'", path));
+  return tables;
+}
 
 Engine::Engine(EvaluatorFactory factory, std::string evaluator_name, ErrorSink on_error)
     : factory_(std::move(factory)),
@@ -179,7 +206,7 @@ std::string Engine::move_values_report() {
   const TablebaseSettings tables{tablebases_.get(), settings_.engine.syzygy_probe_limit,
                                  settings_.engine.syzygy_50_move_rule};
   const std::unique_ptr<nn::Evaluator> evaluator = factory_();
-  return search::move_values_report(evaluator_name_, game_, *evaluator, tables);
+  return engine::move_values_report(evaluator_name_, game_, *evaluator, tables);
 }
 
 // ---- searching -------------------------------------------------------------------------
@@ -463,4 +490,4 @@ void Engine::report_best_move(const IterationReport& result, const EngineCallbac
   if (callbacks.on_bestmove) callbacks.on_bestmove(best, ponder);
 }
 
-}  // namespace avocet::search
+}  // namespace avocet::engine

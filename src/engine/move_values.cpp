@@ -1,4 +1,4 @@
-#include "avocet/search/move_values.h"
+#include "avocet/engine/move_values.h"
 
 #include <fmt/format.h>
 
@@ -10,7 +10,13 @@
 #include "avocet/search/tablebase_root.h"
 #include "avocet/search/value.h"
 
-namespace avocet::search {
+namespace avocet::engine {
+
+using search::rank_root_moves;
+using search::result_score;
+using search::rule_value_after;
+using search::TablebaseMove;
+using search::TablebaseSettings;
 
 namespace {
 
@@ -117,4 +123,4 @@ std::string move_values_report(std::string_view net_name, const Game& game,
   return text;
 }
 
-}  // namespace avocet::search
+}  // namespace avocet::engine
