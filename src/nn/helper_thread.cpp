@@ -55,9 +55,17 @@ void HelperThread::run_parts(Part part, void* task) {
   const uint32_t ticket = posted_.fetch_add(1) + 1;
   if (sleeping_.load()) posted_.notify_one();
   part(task, 0);
-  // The parts take about equally long, so the helper is normally done or nearly; when it is
-  // not even running (more threads than cores: two engines pondering on two cores), yielding
-  // lets it have the core instead of spinning out a time slice.
+  // Part 1 goes to whichever thread claims it first. A helper that runs claims it within
+  // microseconds of the post, long before part 0 is done. One whose core another process holds
+  // may not run for a whole time slice (milliseconds); then this thread does both parts, no
+  // slower than one thread alone (issue 52, N11: a lichess-bot host is rarely idle).
+  uint32_t unclaimed = ticket - 1;
+  if (claimed_.compare_exchange_strong(unclaimed, ticket)) {
+    part(task, 1);
+    return;
+  }
+  // The helper is running part 1, which takes about as long as part 0: it is normally done or
+  // nearly. Yielding lets it have the core when both threads share one.
   for (int spins = 0; finished_.load(std::memory_order_acquire) != ticket; ++spins)
     wait_a_turn(spins);
 }
@@ -79,6 +87,10 @@ void HelperThread::loop() {
     }
     seen = now;
     if (quit_.load()) return;
+    // Tickets the caller finished alone were claimed by it, so the last claim is now - 1
+    // exactly when part 1 of `now` is still to run (run_parts).
+    uint32_t unclaimed = now - 1;
+    if (!claimed_.compare_exchange_strong(unclaimed, now)) continue;  // the caller took it
     part_(task_, 1);
     finished_.store(seen, std::memory_order_release);
   }

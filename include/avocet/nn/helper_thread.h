@@ -17,8 +17,10 @@ class HelperThread {
   HelperThread(const HelperThread&) = delete;
   HelperThread& operator=(const HelperThread&) = delete;
 
-  // Runs task(1) on the helper and task(0) on the calling thread, and returns when both have
-  // finished. The two calls must touch disjoint data; the task must not throw.
+  // Runs task(0) on the calling thread and task(1) on the helper, or on the calling thread too
+  // when the helper has not started it by the time task(0) is done (its core is busy), and
+  // returns when both have finished. The two calls must touch disjoint data and give the same
+  // results on either thread; the task must not throw.
   template <class Task>
   void run(Task& task) {
     run_parts([](void* t, int part) { (*static_cast<Task*>(t))(part); }, &task);
@@ -33,7 +35,8 @@ class HelperThread {
   Part part_ = nullptr;
   void* task_ = nullptr;
   std::atomic<uint32_t> posted_{0};    // tasks posted so far
-  std::atomic<uint32_t> finished_{0};  // tasks the helper has finished
+  std::atomic<uint32_t> claimed_{0};   // the last task whose part 1 a thread has taken
+  std::atomic<uint32_t> finished_{0};  // tasks whose part 1 the helper has finished
   std::atomic<bool> sleeping_{false};  // the helper waits on posted_ (see loop())
   std::atomic<bool> quit_{false};
   std::thread thread_;
