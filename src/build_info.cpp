@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "avocet/chess/attacks.h"  // AVOCET_USE_PEXT
-#include "avocet/nn/int8_gemm.h"
+#include "avocet/nn/kernels/int8_gemm.h"
 #include "avocet/nn/precision.h"
 #include "avocet_build_commit.h"  // AVOCET_COMMIT, written at build time
 

@@ -1,14 +1,17 @@
-// The checks every subcommand applies to its numbers and positions, and the search budget
-// and parameter options that `puzzles` and `epd` share (see commands.h).
+// The checks every subcommand applies to its numbers and positions, the search budget and
+// parameter options that `puzzles` and `epd` share, and the engine options the subcommands take
+// by the options table's names (see commands.h).
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <chrono>
 #include <cmath>
 #include <stdexcept>
 
 #include "avocet/chess/position.h"
+#include "avocet/engine/options.h"
+#include "avocet/nn/default_net.h"
 #include "avocet/search/search.h"
-#include "avocet/uci/options.h"
 #include "commands.h"
 
 namespace avocet::cli {
@@ -83,7 +86,7 @@ std::optional<SearchBudget> given_search_budget(const cxxopts::ParseResult& pars
 
 void add_search_parameter_option(cxxopts::Options& options) {
   std::string names;
-  for (const uci::OptionSpec& spec : uci::option_specs())
+  for (const engine::OptionSpec& spec : engine::option_specs())
     if (spec.search_parameter) names += fmt::format("{}{}", names.empty() ? "" : ", ", spec.name);
   options.add_options()("set",
                         fmt::format("a search parameter as its UCI option takes it, e.g. "
@@ -102,18 +105,18 @@ std::string GivenSearchParameters::text() const {
 GivenSearchParameters given_search_parameters(const cxxopts::ParseResult& parsed) {
   GivenSearchParameters given;
   if (!parsed.count("set")) return given;
-  uci::Settings settings;  // written as setoption writes it; its search parameters are kept
+  engine::Settings settings;  // written as setoption writes it; its search parameters are kept
   for (const std::string& word : parsed["set"].as<std::vector<std::string>>()) {
     const size_t equals = word.find('=');
     if (equals == std::string::npos)
       throw std::invalid_argument(fmt::format("--set {}: expected NAME=VALUE", word));
-    const uci::OptionSpec* spec = uci::find_option(word.substr(0, equals));
+    const engine::OptionSpec* spec = engine::find_option(word.substr(0, equals));
     if (!spec || !spec->search_parameter)
       throw std::invalid_argument(
           fmt::format("--set {}: '{}' is not a search parameter", word, word.substr(0, equals)));
-    uci::OptionValue value;
+    engine::OptionValue value;
     try {
-      value = uci::validate(*spec, word.substr(equals + 1));
+      value = engine::validate(*spec, word.substr(equals + 1));
     } catch (const std::invalid_argument& e) {
       throw std::invalid_argument(fmt::format("--set {}: {}", word, e.what()));
     }
@@ -123,6 +126,54 @@ GivenSearchParameters given_search_parameters(const cxxopts::ParseResult& parsed
   }
   given.params = settings.engine.params;
   return given;
+}
+
+std::string accepted_values(const engine::OptionSpec& spec) {
+  switch (spec.type) {
+    case engine::OptionType::Spin:
+      return fmt::format("{}..{}", spec.min, spec.max);
+    case engine::OptionType::Check:
+      return "true|false";
+    case engine::OptionType::Combo:
+      return fmt::format("{}", fmt::join(spec.vars, "|"));
+    case engine::OptionType::String:
+      return "TEXT";
+    case engine::OptionType::Button:
+      return "";
+  }
+  return "";
+}
+
+void add_engine_flags(cxxopts::Options& options, std::initializer_list<std::string_view> names) {
+  for (const std::string_view name : names) {
+    const engine::OptionSpec& spec = engine::option(name);
+    options.add_options()(std::string(spec.name),
+                          fmt::format("{} (default: {})", spec.help, engine::default_value(spec)),
+                          cxxopts::value<std::string>(), accepted_values(spec));
+  }
+}
+
+bool engine_flag_given(const cxxopts::ParseResult& parsed, std::string_view name) {
+  return parsed.count(std::string(name)) > 0;
+}
+
+engine::Settings engine_flags(const cxxopts::ParseResult& parsed) {
+  engine::Settings settings;
+  for (const engine::OptionSpec& spec : engine::option_specs()) {
+    if (!engine_flag_given(parsed, spec.name)) continue;
+    const std::string value = parsed[std::string(spec.name)].as<std::string>();
+    try {
+      settings = engine::checked_settings(spec, value, settings);
+    } catch (const std::exception& e) {
+      throw std::invalid_argument(fmt::format("--{} {}: {}", spec.name, value, e.what()));
+    }
+  }
+  return settings;
+}
+
+std::shared_ptr<const nn::Network> load_network(const engine::Settings& settings) {
+  const bool embedded = settings.eval_file == engine::kEmbeddedNet;
+  return nn::load_network(embedded ? std::string() : settings.eval_file, settings.precision);
 }
 
 }  // namespace avocet::cli

@@ -1,10 +1,10 @@
-// `avocet bench`: search/bench.h's fixed search; the per-position lines go to stderr and the
+// `avocet bench`: engine/bench.h's fixed search; the per-position lines go to stderr and the
 // signature (`Nodes searched  : N`, `Nodes/second    : M`) to stdout.
 #include <fmt/format.h>
 #include <fmt/ostream.h>
 
+#include "avocet/engine/bench.h"
 #include "avocet/nn/default_net.h"
-#include "avocet/search/bench.h"
 #include "commands.h"
 
 namespace avocet::cli {
@@ -15,8 +15,8 @@ int bench_command(const Args& args, const Streams& io) {
                            "count (the search's signature) and the speed.");
   auto add = options.add_options();
   add("depth", "iterations per position",
-      cxxopts::value<long long>()->default_value(std::to_string(search::kBenchDepth)), "D");
-  add_weights_option(options);
+      cxxopts::value<long long>()->default_value(std::to_string(engine::kBenchDepth)), "D");
+  add_engine_flags(options, {engine::option_name::kEvalFile, engine::option_name::kPrecision});
   add_search_parameter_option(options);
   add("h,help", "print this help");
   // Stockfish's `bench [hash] [threads] [depth]` is not taken: its depth is in plies, this
@@ -26,13 +26,13 @@ int bench_command(const Args& args, const Streams& io) {
   if (help_requested(parsed, options, io)) return 0;
   const int depth = int(integer_option(parsed, "depth", 1, 64));
   const GivenSearchParameters parameters = given_search_parameters(parsed);
-  const std::shared_ptr<const nn::Network> net = network_option(parsed);
+  const std::shared_ptr<const nn::Network> net = load_network(engine_flags(parsed));
   fmt::print(io.err, "net {}\n", net->description());
   if (!parameters.set.empty()) fmt::print(io.err, "search parameters {}\n", parameters.text());
-  const search::BenchResult result = search::run_bench(
+  const engine::BenchResult result = engine::run_bench(
       [net] { return nn::make_evaluator(net); }, net->description(), depth,
       [&io](const std::string& line) { fmt::print(io.err, "{}\n", line); }, parameters.params);
-  fmt::print(io.out, "{}", search::bench_summary(result));
+  fmt::print(io.out, "{}", engine::bench_summary(result));
   return 0;
 }
 

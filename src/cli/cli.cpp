@@ -19,9 +19,7 @@
 #include <vector>
 
 #include "avocet/build_info.h"
-#include "avocet/nn/default_net.h"
-#include "avocet/nn/network.h"
-#include "avocet/syzygy/tablebase.h"
+#include "avocet/engine/options.h"
 #include "avocet/uci/uci_loop.h"
 #include "commands.h"
 
@@ -87,11 +85,11 @@ int help_command(const Args&, const Streams& io);
 // One table serves dispatch and the top-level help; src/cli/README.md's command table lists the
 // same subcommands with the options of each (tests/cli/cli_test.cpp checks both).
 constexpr Subcommand kSubcommands[] = {
-    {"bench", "bench [--depth D] [--weights FILE]", "fixed search; prints the node signature",
+    {"bench", "bench [--depth D] [--EvalFile FILE]", "fixed search; prints the node signature",
      bench_command},
     {"perft", "perft DEPTH [--fen FEN] | --suite FILE", "count leaf nodes (perft)", perft_command},
-    {"eval", "eval FEN [--weights FILE] [--syzygy DIRS]", "every legal move's value, best first",
-     eval_command},
+    {"eval", "eval FEN [--EvalFile FILE] [--SyzygyPath DIRS]",
+     "every legal move's value, best first", eval_command},
     {"tokenize", "tokenize FEN [--mirror]", "the 77 network input tokens", tokenize_command},
     {"features", "features FEN [--json]", "tactical features of squares and moves",
      features_command},
@@ -102,27 +100,10 @@ constexpr Subcommand kSubcommands[] = {
     {"puzzles", "puzzles --file CSV [OPTIONS]", "Lichess puzzle bench, by rating and theme",
      puzzles_command},
     {"epd", "epd --file EPD [OPTIONS]", "bm/am and STS suites, by category", epd_command},
-    {"tb", "tb --path DIRS FEN", "Syzygy WDL/DTZ of a position and its moves", tb_command},
+    {"tb", "tb --SyzygyPath DIRS FEN", "Syzygy WDL/DTZ of a position and its moves", tb_command},
     {"version", "version, --version", "the version, commit and build flags", version_command},
     {"help", "help, --help", "this help", help_command},
 };
-
-// What an option accepts, for --help: "1..65536", "true|false", "search|argmax", "TEXT".
-std::string accepted_values(const uci::OptionSpec& spec) {
-  switch (spec.type) {
-    case uci::OptionType::Spin:
-      return fmt::format("{}..{}", spec.min, spec.max);
-    case uci::OptionType::Check:
-      return "true|false";
-    case uci::OptionType::Combo:
-      return fmt::format("{}", fmt::join(spec.vars, "|"));
-    case uci::OptionType::String:
-      return "TEXT";
-    case uci::OptionType::Button:
-      return "";
-  }
-  return "";
-}
 
 void print_help(std::ostream& out) {
   // Two columns, each row's second starting where the widest first one ends.
@@ -131,12 +112,12 @@ void print_help(std::ostream& out) {
   for (const Subcommand& s : kSubcommands)
     rows.emplace_back(fmt::format("avocet {}", s.synopsis), s.summary);
   std::vector<std::pair<std::string, std::string>> options;
-  for (const uci::OptionSpec& spec : uci::option_specs()) {
-    if (spec.type == uci::OptionType::Button)
+  for (const engine::OptionSpec& spec : engine::option_specs()) {
+    if (spec.type == engine::OptionType::Button)
       options.emplace_back(fmt::format("--{}", spec.name), std::string(spec.help));
     else
       options.emplace_back(fmt::format("--{}={}", spec.name, accepted_values(spec)),
-                           fmt::format("{} (default: {})", spec.help, uci::default_value(spec)));
+                           fmt::format("{} (default: {})", spec.help, engine::default_value(spec)));
   }
   size_t width = 0;
   for (const auto& [left, right] : rows) width = std::max(width, left.size());
@@ -168,15 +149,6 @@ bool interactive(const Streams& io) {
          isatty(STDOUT_FILENO) == 1;
 }
 
-// A SyzygyPath given on the command line must name readable tables: throws
-// std::invalid_argument with the first problem found, or when it holds no table at all.
-void check_tablebase_path(const std::string& path) {
-  const syzygy::Tablebases tables(path, [](const std::string&) {});
-  if (!tables.errors().empty()) throw std::invalid_argument(tables.errors().front());
-  if (tables.table_count() == 0)
-    throw std::invalid_argument(fmt::format("no Syzygy tables in '{}'", path));
-}
-
 // `--Name=value` arguments are set as `setoption name Name value value` would set them,
 // before the loop reads standard input: that is how lichess-bot hands over its
 // engine_options. A bad one (unknown name, bad value, or an effect that fails: a net that
@@ -195,45 +167,25 @@ int uci_command(const Args& args, const Streams& io) {
     const size_t eq = arg.find('=');
     const std::string name = arg.substr(2, eq == std::string::npos ? std::string::npos : eq - 2);
     const std::string value = eq == std::string::npos ? "" : arg.substr(eq + 1);
-    const uci::OptionSpec* spec = uci::find_option(name);
+    const engine::OptionSpec* spec = engine::find_option(name);
     if (!spec)
       throw std::invalid_argument(
           fmt::format("{}: unknown option '{}' (avocet --help lists them)", arg, name));
+    // Checked as the subcommands' flags are: a net that cannot be read, an arithmetic this CPU
+    // lacks or tables that cannot be read are named here, in the form of every bad argument;
+    // the loop below would report them as an engine that plays on with less.
     try {
-      const uci::OptionValue valid = uci::validate(*spec, value);
-      // The value as the option stores it: an empty EvalFile or SyzygyPath is the word its
-      // declaration shows as the default (<embedded>, <empty>), which is accepted here as it is
-      // by setoption.
-      uci::Settings asked;
-      spec->write(asked, valid);
-      const std::string stored = spec->read(asked);
-      // A net that cannot be read, or an arithmetic this CPU lacks, is named here, in the
-      // form of every bad argument; the loop below would report it as an engine that plays
-      // on with the embedded net.
-      if (spec->name == "EvalFile" && stored != uci::kEmbeddedNet) nn::Network::load_file(stored);
-      if (spec->name == "Precision") {
-        const nn::Precision p = nn::parse_precision(valid.text).value_or(nn::Precision::Auto);
-        if (!nn::precision_supported(p))
-          throw std::invalid_argument(std::string(nn::unsupported_reason(p)));
-      }
-      // Tables that cannot be read, or a path without any, likewise: the loop would report
-      // them as info strings before `uci` and play without tables.
-      if (spec->name == "SyzygyPath" && stored != uci::kNoTablebases) check_tablebase_path(stored);
+      engine::checked_settings(*spec, value);
     } catch (const std::exception& e) {
       throw std::invalid_argument(fmt::format("{}: {}", arg, e.what()));
     }
     settings.emplace_back(std::string(spec->name), value);
   }
   uci::UciLoop loop(io.out, nullptr, "", io.err);
-  for (const auto& [name, value] : settings) {
-    loop.set_option(name, value);
-    // The loop keeps the previous value when the effect fails, and has said why on stderr. The
-    // value asked for is compared as the option stores it (an empty SyzygyPath is <empty>).
-    const uci::OptionSpec& spec = *uci::find_option(name);
-    uci::Settings asked;
-    spec.write(asked, uci::validate(spec, value));
-    if (loop.option(name) != spec.read(asked)) return 2;
-  }
+  // An effect that fails even so (a Hash that cannot be allocated) has been reported by the
+  // loop, on stderr too.
+  for (const auto& [name, value] : settings)
+    if (!loop.set_option(name, value)) return 2;
   // A person at a terminal is greeted as Stockfish and lc0 do; a GUI, which reads the first
   // line as the answer to `uci`, gets nothing it did not ask for.
   // Flushed at once: the loop unties standard input from the output, so nothing else would
@@ -260,6 +212,38 @@ std::string ascii_quotes(const std::string& text) {
     }
   }
   return out;
+}
+
+// Flags renamed to the options table's names (issue 53): an old one is answered with its new
+// spelling where the subcommand takes it.
+constexpr std::pair<std::string_view, std::string_view> kRenamedFlags[] = {
+    {"weights", engine::option_name::kEvalFile},  {"precision", engine::option_name::kPrecision},
+    {"syzygy", engine::option_name::kSyzygyPath}, {"path", engine::option_name::kSyzygyPath},
+    {"hash", engine::option_name::kHash},
+};
+
+bool takes_flag(const cxxopts::Options& options, std::string_view name) {
+  for (const std::string& group : options.groups())
+    for (const cxxopts::HelpOptionDetails& o : options.group_help(group).options)
+      if (std::find(o.l.begin(), o.l.end(), name) != o.l.end()) return true;
+  return false;
+}
+
+// One line for a flag the subcommand does not take, from cxxopts' "Option 'x' does not
+// exist": "bench: --weights is now --EvalFile", else "bench: unknown option '--x' (see ...)".
+std::string unknown_option_message(const cxxopts::Options& options, const std::string& subcommand,
+                                   const std::string& cxxopts_message) {
+  const size_t open = cxxopts_message.find('\'');
+  const size_t close = cxxopts_message.find('\'', open + 1);
+  if (open == std::string::npos || close == std::string::npos)
+    return fmt::format("{}: {}", subcommand, cxxopts_message);
+  const std::string name = cxxopts_message.substr(open + 1, close - open - 1);
+  for (const auto& [old_name, new_name] : kRenamedFlags)
+    if (name == old_name && takes_flag(options, new_name))
+      return fmt::format("{}: --{} is now --{}", subcommand, old_name, new_name);
+  const std::string dashes = name.size() == 1 ? "-" : "--";
+  return fmt::format("{}: unknown option '{}{}' (see 'avocet {} --help')", subcommand, dashes, name,
+                     subcommand);
 }
 
 }  // namespace
@@ -297,6 +281,9 @@ cxxopts::ParseResult parse_args(cxxopts::Options& options, const Args& args) {
       }
     }
     throw std::invalid_argument(fmt::format("{}: {}", subcommand, ascii_quotes(e.what())));
+  } catch (const cxxopts::exceptions::no_such_option& e) {
+    throw std::invalid_argument(
+        unknown_option_message(options, subcommand, ascii_quotes(e.what())));
   } catch (const cxxopts::exceptions::exception& e) {
     throw std::invalid_argument(fmt::format("{}: {}", subcommand, ascii_quotes(e.what())));
   }
@@ -318,29 +305,6 @@ std::ifstream open_text_file(const std::string& path, std::string_view what) {
   if (!reason.empty())
     throw std::runtime_error(fmt::format("cannot read {} '{}': {}", what, path, reason));
   return file;
-}
-
-void add_weights_option(cxxopts::Options& options) {
-  options.add_options()("weights", "network file (default: the embedded net)",
-                        cxxopts::value<std::string>()->default_value(""),
-                        "FILE")("precision", std::string(nn::kPrecisionHelp),
-                                cxxopts::value<std::string>()->default_value("auto"), "P");
-}
-
-nn::Precision precision_argument(const std::string& name, std::string_view choices) {
-  const std::optional<nn::Precision> precision = nn::parse_precision(name);
-  if (!precision)
-    throw std::invalid_argument(fmt::format("--precision must be {}, got '{}'", choices, name));
-  if (!nn::precision_supported(*precision))
-    throw std::invalid_argument(
-        fmt::format("--precision {}: {}", name, nn::unsupported_reason(*precision)));
-  return *precision;
-}
-
-std::shared_ptr<const nn::Network> network_option(const cxxopts::ParseResult& parsed) {
-  const nn::Precision precision =
-      precision_argument(parsed["precision"].as<std::string>(), "auto, fp32, bf16 or int8");
-  return nn::load_network(parsed["weights"].as<std::string>(), precision);
 }
 
 std::string options_help(const cxxopts::Options& options) {

@@ -15,6 +15,7 @@
 
 #include <cstdint>
 #include <fstream>
+#include <initializer_list>
 #include <iosfwd>
 #include <limits>
 #include <memory>
@@ -23,7 +24,8 @@
 #include <string_view>
 #include <vector>
 
-#include "avocet/nn/precision.h"
+#include "avocet/engine/engine.h"
+#include "avocet/engine/options.h"
 #include "avocet/search/search.h"
 
 namespace avocet::search {
@@ -100,13 +102,19 @@ GivenSearchParameters given_search_parameters(const cxxopts::ParseResult& parsed
 // Opens a text file to read; throws "cannot read <what> '<path>': <reason>" when it is
 // missing, a directory, or unreadable.
 std::ifstream open_text_file(const std::string& path, std::string_view what);
-// Adds --weights FILE (default: the embedded net) and --precision P (nn/precision.h).
-void add_weights_option(cxxopts::Options& options);
-// A --precision word: one of `choices` (for the error), runnable on this CPU.
-nn::Precision precision_argument(const std::string& name, std::string_view choices);
-// The network those two options name, loaded (throws std::invalid_argument for a bad
-// --precision, nn::WeightsError for a bad file).
-std::shared_ptr<const nn::Network> network_option(const cxxopts::ParseResult& parsed);
+// The engine options a subcommand that loads a net or tables takes, by the options table's own
+// names, help and defaults (engine/options.h): --EvalFile, --Precision, --SyzygyPath, --Hash.
+// Adds `--Name VALUES` for each option `names` lists (engine::option_name).
+void add_engine_flags(cxxopts::Options& options, std::initializer_list<std::string_view> names);
+bool engine_flag_given(const cxxopts::ParseResult& parsed, std::string_view name);
+// The settings the given flags make from the defaults, each validated, written and checked
+// without being applied (OptionSpec::check), as `avocet --Name=value` is: throws
+// std::invalid_argument "--Name VALUE: reason".
+engine::Settings engine_flags(const cxxopts::ParseResult& parsed);
+// The network EvalFile and Precision name, loaded (nn::WeightsError for a bad file).
+std::shared_ptr<const nn::Network> load_network(const engine::Settings& settings);
+// What an option accepts, for help texts: "1..65536", "true|false", "auto|fp32|bf16|int8", "TEXT".
+std::string accepted_values(const engine::OptionSpec& spec);
 // A subcommand's --help: its description and usage line, then one row per option with the
 // descriptions in one column, wrapped at 100 columns, each default stated once.
 std::string options_help(const cxxopts::Options& options);

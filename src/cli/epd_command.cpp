@@ -164,7 +164,7 @@ int epd_command(const Args& args, const Streams& io) {
   add("limit", "only the first N positions", cxxopts::value<long long>(), "N");
   add("threads", "positions searched in parallel", cxxopts::value<long long>()->default_value("1"),
       "T");
-  add_weights_option(options);
+  add_engine_flags(options, {engine::option_name::kEvalFile, engine::option_name::kPrecision});
   add_bench_engine_options(options);
   add("h,help", "print this help");
   const auto parsed = parse_args(options, args);
@@ -176,10 +176,11 @@ int epd_command(const Args& args, const Streams& io) {
   const int threads = int(integer_option(parsed, "threads", 1, 256));
   const std::string path = parsed["file"].as<std::string>();
   const std::vector<Entry> entries = read_entries(path, limit, io);
-  const std::shared_ptr<const nn::Network> network = network_option(parsed);
+  const engine::Settings flags = engine_flags(parsed);
+  const std::shared_ptr<const nn::Network> network = load_network(flags);
   const BenchEngineSetup setup = bench_engine_setup(
-      parsed, [network] { return nn::make_evaluator(network); }, network->description(),
-      search::Mode::Search, budget, parameters.params);
+      flags, [network] { return nn::make_evaluator(network); }, network->description(),
+      engine::Mode::Search, budget, parameters.params);
 
   fmt::print(io.out, "{}: {} positions{}\n", path, entries.size(),
              limit ? fmt::format(" (the first {})", *limit) : "");

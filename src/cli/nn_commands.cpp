@@ -6,14 +6,15 @@
 #include <cmath>
 #include <numeric>
 
-#include "avocet/chess/features.h"
 #include "avocet/chess/move_text.h"
 #include "avocet/chess/movegen.h"
+#include "avocet/chess/tactical_features.h"
+#include "avocet/engine/move_values.h"
+#include "avocet/engine/options.h"
 #include "avocet/nn/action_table.h"
 #include "avocet/nn/default_net.h"
 #include "avocet/nn/evaluator.h"
 #include "avocet/nn/tokenizer.h"
-#include "avocet/search/move_values.h"
 #include "avocet/syzygy/tablebase.h"
 #include "commands.h"
 
@@ -108,33 +109,33 @@ int eval_command(const Args& args, const Streams& io) {
   cxxopts::Options options("avocet eval",
                            "Print every legal move with its value as the engine plays it, best "
                            "first: the rules' for a move that mates (1) or draws (0.5), the "
-                           "Syzygy tables' where they cover the position (with --syzygy), else "
-                           "the network's win probability; and the network's own value beside it.");
+                           "Syzygy tables' where they cover the position (with --SyzygyPath), "
+                           "else the network's win probability; and the network's own value "
+                           "beside it.");
   options.positional_help("FEN");
   auto add = options.add_options();
   add("fen", "position (quote it, or give its fields as separate words; 'startpos' works)",
       cxxopts::value<std::vector<std::string>>());
-  add_weights_option(options);
-  add("syzygy", "Syzygy table directories, ':'-separated (default: none)",
-      cxxopts::value<std::string>()->default_value(""), "DIRS");
+  add_engine_flags(options, {engine::option_name::kEvalFile, engine::option_name::kPrecision,
+                             engine::option_name::kSyzygyPath});
   add("h,help", "print this help");
   options.parse_positional({"fen"});
   const auto parsed = parse_args(options, args);
   if (help_requested(parsed, options, io)) return 0;
   const Position pos = Position::from_fen(required_fen(parsed, "eval"));
-  const auto evaluator = nn::make_evaluator(network_option(parsed));
-  std::unique_ptr<syzygy::Tablebases> tables;
-  if (const std::string path = parsed["syzygy"].as<std::string>(); !path.empty()) {
-    tables = std::make_unique<syzygy::Tablebases>(path);
-    for (const std::string& error : tables->errors()) fmt::print(io.err, "{}\n", error);
+  const engine::Settings flags = engine_flags(parsed);
+  const auto evaluator = nn::make_evaluator(load_network(flags));
+  std::shared_ptr<const syzygy::Tablebases> tables;
+  if (flags.syzygy_path != engine::kNoTablebases) {
+    tables = engine::open_readable_tablebases(flags.syzygy_path);
     fmt::print(io.err, "found {} WDL and {} DTZ tables in {}\n", tables->wdl_count(),
-               tables->dtz_count(), path);
+               tables->dtz_count(), flags.syzygy_path);
   }
   search::TablebaseSettings tablebases;
   tablebases.tables = tables.get();
   fmt::print(
       io.out, "{}",
-      search::move_values_report(evaluator->description(), Game(pos), *evaluator, tablebases));
+      engine::move_values_report(evaluator->description(), Game(pos), *evaluator, tablebases));
   return 0;
 }
 

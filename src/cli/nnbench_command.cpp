@@ -6,6 +6,7 @@
 // bf16) per net and thread count.
 #include <fmt/format.h>
 #include <fmt/ostream.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <atomic>
@@ -17,11 +18,11 @@
 #include <string>
 #include <thread>
 
-#include "avocet/chess/features.h"
 #include "avocet/chess/movegen.h"
+#include "avocet/chess/tactical_features.h"
 #include "avocet/cli/progress.h"
 #include "avocet/nn/evaluator.h"
-#include "avocet/nn/int8_gemm.h"
+#include "avocet/nn/kernels/int8_gemm.h"
 #include "avocet/nn/network.h"
 #include "commands.h"
 
@@ -157,7 +158,7 @@ nn::NetworkConfig config(nn::Family family, int d, int layers, bool features = f
   c.head_dim = d;
   c.name =
       fmt::format("{}-d{}-L{}", family == nn::Family::House ? "house" : "searchless", d, layers);
-  if (features) {  // every feature group of chess/features.h
+  if (features) {  // every feature group of chess/tactical_features.h
     for (int g = 0; g < kSquareFeatureCount; ++g) c.square_groups.push_back(g);
     for (int g = 0; g < kMoveFeatureCount; ++g) c.move_groups.push_back(g);
     c.name += "-features";
@@ -168,10 +169,12 @@ nn::NetworkConfig config(nn::Family family, int d, int layers, bool features = f
   return c;
 }
 
-// The precisions --precision names ("all": every one this CPU runs, fp32 first).
+// The precisions --Precision names ("all": every one this CPU runs, fp32 first), each
+// checked as the Precision option checks it.
 std::vector<nn::Precision> precisions_option(const cxxopts::ParseResult& parsed) {
+  const engine::OptionSpec& option = engine::option(engine::option_name::kPrecision);
   std::vector<nn::Precision> precisions;
-  for (const std::string& name : parsed["precision"].as<std::vector<std::string>>()) {
+  for (const std::string& name : parsed[std::string(option.name)].as<std::vector<std::string>>()) {
     if (name == "all") {
       for (nn::Precision p : {nn::Precision::Fp32, nn::Precision::Bf16, nn::Precision::Int8})
         if (nn::precision_supported(p) &&
@@ -179,7 +182,16 @@ std::vector<nn::Precision> precisions_option(const cxxopts::ParseResult& parsed)
           precisions.push_back(p);
       continue;
     }
-    const nn::Precision p = nn::resolve(precision_argument(name, "all, auto, fp32, bf16 or int8"));
+    if (std::find(option.vars.begin(), option.vars.end(), name) == option.vars.end())
+      throw std::invalid_argument(fmt::format("--{} must be all or one of {}, got '{}'",
+                                              option.name, fmt::join(option.vars, ", "), name));
+    engine::Settings checked;
+    try {
+      checked = engine::checked_settings(option, name);
+    } catch (const std::exception& e) {
+      throw std::invalid_argument(fmt::format("--{} {}: {}", option.name, name, e.what()));
+    }
+    const nn::Precision p = nn::resolve(checked.precision);
     if (std::find(precisions.begin(), precisions.end(), p) == precisions.end())
       precisions.push_back(p);
   }
@@ -187,8 +199,9 @@ std::vector<nn::Precision> precisions_option(const cxxopts::ParseResult& parsed)
 }
 
 // The precision column: int8 names its kernel, the wide AVX2 one as int8-avx2-i16 (16-bit
-// integers, nn/int8_gemm.h), and the products the net runs wider instead (metadata int8_bf16,
-// nn/transformer.h), as int8-vnni+bf16-qkv, or int8-vnni+fp32-qkv where the CPU has no bf16.
+// integers, nn/kernels/int8_gemm.h), and the products the net runs wider instead (metadata
+// int8_bf16, nn/transformer.h), as int8-vnni+bf16-qkv, or int8-vnni+fp32-qkv where the CPU has no
+// bf16.
 std::string precision_label(const nn::Network& net) {
   if (net.precision() != nn::Precision::Int8)
     return std::string(nn::precision_name(net.precision()));
@@ -223,12 +236,13 @@ void select_int8_kernel_option(const cxxopts::ParseResult& parsed) {
 // Each entry makes its net in a given precision: the same weights, packed differently.
 using Maker = std::function<std::shared_ptr<const nn::Network>(nn::Precision)>;
 
-// The entries: the --weights files, else the standard random nets (house nets of four
+// The entries: the --EvalFile files, else the standard random nets (house nets of four
 // shapes, the feature and attention variants of the smallest, and one searchless net).
 std::vector<Maker> network_makers(const cxxopts::ParseResult& parsed) {
   std::vector<Maker> makers;
-  if (parsed.count("weights")) {
-    for (const std::string& path : parsed["weights"].as<std::vector<std::string>>()) {
+  const std::string files(engine::option_name::kEvalFile);
+  if (parsed.count(files)) {
+    for (const std::string& path : parsed[files].as<std::vector<std::string>>()) {
       nn::Network::load_file(path, nn::Precision::Fp32);  // a bad file stops before any row
       makers.push_back([path](nn::Precision p) { return nn::Network::load_file(path, p); });
     }
@@ -387,8 +401,9 @@ int nnbench_command(const Args& args, const Streams& io) {
                            "efficiency against the matrix product rate for the same shapes, "
                            "in each precision.");
   auto add = options.add_options();
-  add("weights", "benchmark these network files instead of the standard random ones",
-      cxxopts::value<std::vector<std::string>>(), "FILE");
+  add(std::string(engine::option_name::kEvalFile),
+      "benchmark these network files instead of the standard random ones",
+      cxxopts::value<std::vector<std::string>>(), "FILE,...");
   add("seconds", "measuring time per entry", cxxopts::value<double>()->default_value("2"), "S");
   add("threads", "thread counts to measure, one evaluator per thread",
       cxxopts::value<std::vector<long long>>()->default_value("1,2"), "T,...");
@@ -396,8 +411,12 @@ int nnbench_command(const Args& args, const Streams& io) {
       "also measure one evaluator whose evaluations each run on 2 threads, as with Threads 2 "
       "(1: do not)",
       cxxopts::value<long long>()->default_value("2"), "S");
-  add("precision", "precisions to measure: all (those this CPU runs), auto, fp32, bf16, int8",
-      cxxopts::value<std::vector<std::string>>()->default_value("all"), "P,...");
+  const engine::OptionSpec& precision = engine::option(engine::option_name::kPrecision);
+  add(std::string(precision.name),
+      fmt::format("precisions to measure: all (those this CPU runs), {}",
+                  fmt::join(precision.vars, ", ")),
+      cxxopts::value<std::vector<std::string>>()->default_value("all"),
+      fmt::format("all|{},...", accepted_values(precision)));
   add("int8-kernel",
       "the int8 kernel: vnni (AVX-512 VNNI) or avx2; default: the fastest this CPU runs",
       cxxopts::value<std::string>(), "K");

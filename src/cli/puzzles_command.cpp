@@ -252,7 +252,7 @@ cxxopts::Options puzzle_options() {
   add("by-theme", "also print accuracy by theme and rating");
   add("evaluator", "net, or material (the baseline)",
       cxxopts::value<std::string>()->default_value("net"), "E");
-  add_weights_option(options);
+  add_engine_flags(options, {engine::option_name::kEvalFile, engine::option_name::kPrecision});
   // argmax, unlike UCI's Mode: the bench's first question is what the net alone solves.
   add("mode",
       "argmax (the net alone, as ChessBench measures it; UCI's Mode defaults to search) or "
@@ -311,9 +311,10 @@ PuzzleRun puzzle_run(const cxxopts::ParseResult& parsed) {
   if (evaluator_name != "net" && evaluator_name != "material")
     throw cxxopts::exceptions::exception(
         fmt::format("--evaluator must be 'net' or 'material', got '{}'", evaluator_name));
-  const std::string weights = parsed["weights"].as<std::string>();
-  if (evaluator_name == "material" && !weights.empty())
-    throw std::invalid_argument("--weights applies to --evaluator net only");
+  for (const std::string_view net_flag :
+       {engine::option_name::kEvalFile, engine::option_name::kPrecision})
+    if (evaluator_name == "material" && engine_flag_given(parsed, net_flag))
+      throw std::invalid_argument(fmt::format("--{} applies to --evaluator net only", net_flag));
   std::optional<SearchBudget> budget = given_search_budget(parsed);
   if (mode == "argmax" && budget)
     throw std::invalid_argument("--nodes and --movetime apply to --mode search only");
@@ -329,15 +330,16 @@ PuzzleRun puzzle_run(const cxxopts::ParseResult& parsed) {
   if (run.resume && !parsed.count("json"))
     throw cxxopts::exceptions::exception("--resume needs --json FILE");
   run.json_path = parsed.count("json") ? parsed["json"].as<std::string>() : "";
+  const engine::Settings flags = engine_flags(parsed);
   std::shared_ptr<const nn::Network> network;
-  if (evaluator_name == "net") network = network_option(parsed);
-  search::EvaluatorFactory evaluator = [network]() -> std::unique_ptr<nn::Evaluator> {
+  if (evaluator_name == "net") network = load_network(flags);
+  engine::EvaluatorFactory evaluator = [network]() -> std::unique_ptr<nn::Evaluator> {
     if (network) return nn::make_evaluator(network);
     return std::make_unique<nn::MaterialEvaluator>();
   };
   const std::string name = evaluator()->description();
-  run.setup = bench_engine_setup(parsed, evaluator, name,
-                                 mode == "search" ? search::Mode::Search : search::Mode::Argmax,
+  run.setup = bench_engine_setup(flags, evaluator, name,
+                                 mode == "search" ? engine::Mode::Search : engine::Mode::Argmax,
                                  budget.value_or(kDefaultSearchBudget), parameters.params);
   std::string mode_text = mode == "search" ? "search " + run.setup.budget.text("move") : "argmax";
   if (!parameters.set.empty()) mode_text += ", " + parameters.text();
@@ -346,17 +348,16 @@ PuzzleRun puzzle_run(const cxxopts::ParseResult& parsed) {
   run.description =
       fmt::format("{}, {}{}{}", name, mode_text, b ? fmt::format(", {} MB table", hash_mb) : "",
                   run.setup.tables ? ", syzygy" : "");
-  run.settings = {
-      {"mode", mode},
-      {"evaluator", evaluator_name},
-      {"nodes", b && b->nodes ? json(*b->nodes) : json()},
-      {"movetime_ms", b && b->movetime_ms ? json(*b->movetime_ms) : json()},
-      {"net", network ? json(network->config().name) : json()},
-      {"net_hash", network ? json(fmt::format("{:016x}", network->hash())) : json()},
-      {"precision", network ? json(nn::precision_name(network->precision())) : json()},
-      {"weights", network ? json(weights.empty() ? "<embedded>" : weights) : json()},
-      {"hash_mb", b ? json(hash_mb) : json()},
-      {"syzygy", parsed.count("syzygy") ? json(parsed["syzygy"].as<std::string>()) : json()}};
+  run.settings = {{"mode", mode},
+                  {"evaluator", evaluator_name},
+                  {"nodes", b && b->nodes ? json(*b->nodes) : json()},
+                  {"movetime_ms", b && b->movetime_ms ? json(*b->movetime_ms) : json()},
+                  {"net", network ? json(network->config().name) : json()},
+                  {"net_hash", network ? json(fmt::format("{:016x}", network->hash())) : json()},
+                  {"precision", network ? json(nn::precision_name(network->precision())) : json()},
+                  {"weights", network ? json(flags.eval_file) : json()},
+                  {"hash_mb", b ? json(hash_mb) : json()},
+                  {"syzygy", run.setup.tables ? json(flags.syzygy_path) : json()}};
   // Only when given, so that results written before --set existed still --resume.
   for (const auto& [option, value] : parameters.set) run.settings["parameters"][option] = value;
   // A short default label: the plot's legend shows it.

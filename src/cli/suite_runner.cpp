@@ -9,8 +9,6 @@
 #include <thread>
 #include <vector>
 
-#include "avocet/syzygy/tablebase.h"
-
 namespace avocet::cli {
 
 namespace {
@@ -51,34 +49,18 @@ void read_suite_lines(const std::string& path, const SuiteFormat& format,
 }
 
 void add_bench_engine_options(cxxopts::Options& options) {
-  const search::EngineOptions defaults;
-  options.add_options()("hash",
-                        fmt::format("transposition table MB per worker, as the UCI Hash "
-                                    "(default: {})",
-                                    defaults.hash_mb),
-                        cxxopts::value<long long>(), "MB")(
-      "syzygy", "Syzygy table directories, ':'-separated, as the UCI SyzygyPath (default: none)",
-      cxxopts::value<std::string>(), "DIRS");
+  add_engine_flags(options, {engine::option_name::kHash, engine::option_name::kSyzygyPath});
 }
 
-BenchEngineSetup bench_engine_setup(const cxxopts::ParseResult& parsed,
-                                    search::EvaluatorFactory evaluator, std::string name,
-                                    search::Mode mode, const SearchBudget& budget,
+BenchEngineSetup bench_engine_setup(const engine::Settings& flags,
+                                    engine::EvaluatorFactory evaluator, std::string name,
+                                    engine::Mode mode, const SearchBudget& budget,
                                     const search::SearchParameters& params) {
-  BenchEngineSetup setup{std::move(evaluator), std::move(name), {}, nullptr, budget};
+  BenchEngineSetup setup{std::move(evaluator), std::move(name), flags, nullptr, budget};
   setup.settings.engine.mode = mode;
   setup.settings.engine.params = params;
-  if (const auto hash = optional_integer_option(parsed, "hash", 1, 65536))
-    setup.settings.engine.hash_mb = int(*hash);
-  if (parsed.count("syzygy")) {
-    const std::string path = parsed["syzygy"].as<std::string>();
-    auto tables = std::make_shared<const syzygy::Tablebases>(path);
-    if (!tables->errors().empty())
-      throw std::invalid_argument(fmt::format("--syzygy {}: {}", path, tables->errors().front()));
-    if (tables->table_count() == 0)
-      throw std::invalid_argument(fmt::format("--syzygy {}: no Syzygy tables there", path));
-    setup.tables = std::move(tables);
-  }
+  if (setup.settings.syzygy_path != engine::kNoTablebases)
+    setup.tables = engine::open_readable_tablebases(setup.settings.syzygy_path);
   return setup;
 }
 
@@ -95,8 +77,8 @@ BenchEngine::BenchEngine(const BenchEngineSetup& setup)
 BenchEngine::Answer BenchEngine::best_move(const Game& game) {
   engine_.set_game(game);
   Answer answer;
-  search::EngineCallbacks callbacks;
-  callbacks.on_info = [&answer](const search::SearchInfo& info) {
+  engine::EngineCallbacks callbacks;
+  callbacks.on_info = [&answer](const engine::SearchInfo& info) {
     answer.nodes = info.report.nodes;
   };
   callbacks.on_bestmove = [&answer](Move best, Move) { answer.move = best; };

@@ -1,9 +1,9 @@
 // What `puzzles` and `epd` share: one reader for their files, the engine that plays set up
 // from the command line, and one pool of workers.
 //
-// The benches search through search::Engine, as `go nodes N` or `go movetime T` would in a
-// game: the same transposition table size (--hash, default the UCI Hash), the same Syzygy
-// tables (--syzygy), time handling (Move Overhead) and search parameters. Each worker owns an
+// The benches search through engine::Engine, as `go nodes N` or `go movetime T` would in a
+// game: the same transposition table size (--Hash, default the UCI Hash), the same Syzygy
+// tables (--SyzygyPath), time handling (Move Overhead) and search parameters. Each worker owns an
 // engine with one search thread; a new problem starts as after `ucinewgame`.
 #pragma once
 
@@ -13,7 +13,7 @@
 #include <string_view>
 
 #include "avocet/chess/game.h"
-#include "avocet/search/engine.h"
+#include "avocet/engine/engine.h"
 #include "commands.h"
 
 namespace avocet::cli {
@@ -38,19 +38,20 @@ void read_suite_lines(const std::string& path, const SuiteFormat& format,
 
 // The engine the benches search with, as the command line sets it up.
 struct BenchEngineSetup {
-  search::EvaluatorFactory evaluator;  // the net's, or the material baseline's
+  engine::EvaluatorFactory evaluator;  // the net's, or the material baseline's
   std::string evaluator_name;
-  search::Settings settings;  // Hash, Mode and the search parameters; Threads is 1
+  engine::Settings settings;  // Hash, Mode and the search parameters; Threads is 1
   std::shared_ptr<const syzygy::Tablebases> tables;  // null: none
   SearchBudget budget;                               // ignored in argmax mode
 };
 
-// Adds --hash MB and --syzygy DIRS.
+// Adds --Hash and --SyzygyPath (add_engine_flags).
 void add_bench_engine_options(cxxopts::Options& options);
-// The setup those options, --set and `mode` (search or argmax) give, for `evaluator`.
-BenchEngineSetup bench_engine_setup(const cxxopts::ParseResult& parsed,
-                                    search::EvaluatorFactory evaluator, std::string name,
-                                    search::Mode mode, const SearchBudget& budget,
+// The setup for `evaluator` from the engine flags (engine_flags: Hash, SyzygyPath), `mode`
+// (search or argmax) and the search parameters (--set).
+BenchEngineSetup bench_engine_setup(const engine::Settings& flags,
+                                    engine::EvaluatorFactory evaluator, std::string name,
+                                    engine::Mode mode, const SearchBudget& budget,
                                     const search::SearchParameters& params);
 
 // One worker's engine: answers a position as a `go` with the budget would.
@@ -66,8 +67,8 @@ class BenchEngine {
   Answer best_move(const Game& game);
 
  private:
-  search::Engine engine_;
-  search::GoRequest request_;
+  engine::Engine engine_;
+  engine::GoRequest request_;
 };
 
 // Calls work(engine, i) for every i in [0, count), `threads` at a time, each thread with its

@@ -6,6 +6,8 @@
 #include <stdexcept>
 
 #include "avocet/chess/move_text.h"
+#include "avocet/engine/engine.h"
+#include "avocet/engine/options.h"
 #include "avocet/search/tablebase_root.h"
 #include "avocet/syzygy/material.h"
 #include "avocet/syzygy/tablebase.h"
@@ -42,27 +44,26 @@ int tb_command(const Args& args, const Streams& io) {
                            "FEN's halfmove clock against the 50-move rule.");
   options.positional_help("FEN");
   auto add = options.add_options();
-  add("path", "table directories, ':'-separated (required)", cxxopts::value<std::string>(), "DIRS");
+  add_engine_flags(options, {engine::option_name::kSyzygyPath});
   add("fen", "position (quote it, or give its fields as separate words; 'startpos' works)",
       cxxopts::value<std::vector<std::string>>());
   add("h,help", "print this help");
   options.parse_positional({"fen"});
   const auto parsed = parse_args(options, args);
   if (help_requested(parsed, options, io)) return 0;
-  // No default: a path compiled into the binary would point at one machine's folders.
-  if (!parsed.count("path") || parsed["path"].as<std::string>().empty())
-    throw std::invalid_argument("tb needs --path DIRS, the Syzygy table directories");
+  // Required, without a default: a path compiled into the binary would point at one machine's
+  // folders.
+  const engine::Settings flags = engine_flags(parsed);
+  if (flags.syzygy_path == engine::kNoTablebases)
+    throw std::invalid_argument(fmt::format("tb needs --{} DIRS, the Syzygy table directories",
+                                            engine::option_name::kSyzygyPath));
   if (!parsed.count("fen")) throw std::invalid_argument("tb needs a FEN");
   const Position pos = Position::from_fen(fen_or_startpos(
       fmt::format("{}", fmt::join(parsed["fen"].as<std::vector<std::string>>(), " "))));
 
-  const std::string path = parsed["path"].as<std::string>();
-  const syzygy::Tablebases tables(path);
-  if (tables.table_count() == 0) {
-    const auto errors = tables.errors();
-    throw std::invalid_argument(fmt::format("tb: no Syzygy tables in '{}'{}", path,
-                                            errors.empty() ? "" : " (" + errors.front() + ")"));
-  }
+  const std::string& path = flags.syzygy_path;
+  const std::shared_ptr<const syzygy::Tablebases> readable = engine::open_readable_tablebases(path);
+  const syzygy::Tablebases& tables = *readable;
   if (pos.castling_rights() != kNoCastling)
     throw std::invalid_argument("tb: the tables have no positions with castling rights");
   if (pos.occupied().count() > tables.max_pieces())

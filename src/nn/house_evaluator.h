@@ -5,7 +5,7 @@
 #include <memory>
 #include <vector>
 
-#include "avocet/chess/features.h"
+#include "avocet/chess/tactical_features.h"
 #include "network_evaluator.h"
 
 namespace avocet::nn {

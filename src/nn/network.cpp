@@ -10,7 +10,7 @@
 #include <span>
 #include <string_view>
 
-#include "avocet/chess/features.h"
+#include "avocet/chess/tactical_features.h"
 #include "avocet/nn/action_table.h"
 #include "avocet/nn/attention.h"
 #include "avocet/nn/tokenizer.h"

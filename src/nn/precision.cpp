@@ -1,7 +1,7 @@
 #include "avocet/nn/precision.h"
 
-#include "avocet/nn/bf16_gemm.h"
-#include "avocet/nn/int8_gemm.h"
+#include "avocet/nn/kernels/bf16_gemm.h"
+#include "avocet/nn/kernels/int8_gemm.h"
 
 namespace avocet::nn {
 
@@ -28,9 +28,9 @@ std::string_view unsupported_reason(Precision p) {
 Precision resolve(Precision p) {
   if (p != Precision::Auto) return p;
   // int8 where games showed it stronger than the next best precision: on AVX-512 VNNI it won
-  // an SPRT against bf16, and on AVX2 its wide kernel (nn/int8_gemm.h) one against fp32
-  // (src/nn/README.md#speed-on-avx2). Every CPU with AVX-512 BF16 has VNNI too, so bf16 is
-  // left for CPUs with neither kernel, which have no bf16 either.
+  // an SPRT against bf16, and on AVX2 its wide kernel (nn/kernels/int8_gemm.h) one against fp32
+  // (weights/results/2026-11-28-nn-measurements.md). Every CPU with AVX-512 BF16 has VNNI too,
+  // so bf16 is left for CPUs with neither kernel, which have no bf16 either.
   if (int8::best_kernel()) return Precision::Int8;
   return bf16::avx512_bf16_supported() ? Precision::Bf16 : Precision::Fp32;
 }

@@ -6,10 +6,12 @@
 #include <stdexcept>
 
 #include "avocet/nn/attention.h"
-#include "avocet/nn/bf16_gemm.h"
 #include "avocet/nn/helper_thread.h"
-#include "avocet/nn/int8_gemm.h"
-#include "avocet/nn/swiglu.h"
+#include "avocet/nn/kernels/attention_avx2.h"
+#include "avocet/nn/kernels/attention_avx512.h"
+#include "avocet/nn/kernels/bf16_gemm.h"
+#include "avocet/nn/kernels/int8_gemm.h"
+#include "avocet/nn/kernels/swiglu.h"
 
 namespace avocet::nn {
 
@@ -37,8 +39,8 @@ void TrunkWeights::set_precision(Precision p) {
   // With an 8-bit kernel (127 levels), int8 runs the products the net names (int8_bf16) wider:
   // in bf16 where the CPU has AVX-512 BF16, else in fp32. Which product's rounding moves the
   // values most depends on the net (v21 and v26: qkv; v24: out; src/nn/README.md#int8). The
-  // AVX2 kernel's levels (2047 and more, nn/int8_gemm.h) are finer than bf16's 8-bit mantissa,
-  // so there every product runs in it.
+  // AVX2 kernel's levels (2047 and more, nn/kernels/int8_gemm.h) are finer than bf16's 8-bit
+  // mantissa, so there every product runs in it.
   const bool bf16_runs = precision_supported(Precision::Bf16);
   const auto kernel = int8::selected_kernel();
   for (BlockWeights& block : blocks)
@@ -53,7 +55,7 @@ void TrunkWeights::set_precision(Precision p) {
           bf16 ? std::make_shared<const bf16::PackedWeights>(bf16::pack(w, out, in)) : nullptr;
       // The 8-bit kernel runs every product whose inner size allows it in the Hadamard-rotated
       // basis: the rotation flattens each token's activations before they are rounded to 127
-      // levels (nn/int8_gemm.h, src/nn/README.md). The AVX2 kernel's 2047 levels and more
+      // levels (nn/kernels/int8_gemm.h, src/nn/README.md). The AVX2 kernel's 2047 levels and more
       // leave the rounding error small without it, and the transform would cost a tenth of
       // an evaluation there.
       const auto rotation =

@@ -16,12 +16,18 @@
 #include "avocet/chess/move_text.h"
 #include "avocet/chess/movegen.h"
 #include "avocet/chess/perft.h"
+#include "avocet/engine/bench.h"
+#include "avocet/engine/move_values.h"
+#include "avocet/engine/options.h"
 #include "avocet/nn/default_net.h"
-#include "avocet/search/bench.h"
-#include "avocet/search/move_values.h"
-#include "avocet/search/wdl_model.h"
+#include "avocet/uci/wdl_model.h"
 
 namespace avocet::uci {
+
+using engine::find_option;
+using engine::option_specs;
+using engine::OptionSpec;
+using engine::OptionValue;
 
 std::vector<std::string_view> split_words(std::string_view line) {
   std::vector<std::string_view> words;
@@ -61,6 +67,17 @@ std::string printable(std::string_view text) {
   }
   if (text.size() > kLimit) out += fmt::format("... ({} bytes)", text.size());
   return out;
+}
+
+// `option name ... type ... default ...` as `uci` declares an option (a button has no default).
+std::string declaration(const OptionSpec& spec) {
+  using engine::OptionType;
+  std::string text = fmt::format("option name {} type {}", spec.name, engine::type_name(spec.type));
+  if (spec.type != OptionType::Button)
+    text += fmt::format(" default {}", engine::default_value(spec));
+  if (spec.type == OptionType::Spin) text += fmt::format(" min {} max {}", spec.min, spec.max);
+  for (std::string_view v : spec.vars) text += fmt::format(" var {}", v);
+  return text;
 }
 
 // The parameters of `go`: a value left out before one of them is reported as missing, and the
@@ -151,12 +168,12 @@ int go_milliseconds(const std::vector<std::string_view>& words, size_t& i, std::
 
 }  // namespace
 
-UciLoop::UciLoop(std::ostream& out, search::EvaluatorFactory evaluator, std::string evaluator_name,
+UciLoop::UciLoop(std::ostream& out, engine::EvaluatorFactory evaluator, std::string evaluator_name,
                  std::ostream& err)
     : out_(out),
       err_(err),
       engine_(std::move(evaluator), std::move(evaluator_name), [this](const std::string& message) {
-        report_error_line(fmt::format("info string ERROR: {}\n", printable(message)));
+        report(Problem::Degraded, message, /*log=*/true);
       }) {}
 
 UciLoop::~UciLoop() {
@@ -188,21 +205,24 @@ void UciLoop::print(const std::string& text) {
   out_.flush();
 }
 
-void UciLoop::report_error_line(const std::string& line) {
+std::string UciLoop::problem_line(Problem problem, std::string_view message,
+                                  std::string_view kept) {
+  return fmt::format("info string {}: {}{}\n", problem == Problem::Refused ? "error" : "ERROR",
+                     printable(message), kept);
+}
+
+void UciLoop::report(Problem problem, std::string_view message, bool log, std::string_view kept) {
+  const std::string line = problem_line(problem, message, kept);
   std::lock_guard lock(out_mutex_);
   out_ << line;
   out_.flush();
-  err_ << line;
-  err_.flush();
+  if (log) {
+    err_ << line;
+    err_.flush();
+  }
 }
 
-void UciLoop::error(std::string_view message) {
-  print(fmt::format("info string error: {}\n", printable(message)));
-}
-
-void UciLoop::option_error(std::string_view message) {
-  report_error_line(fmt::format("info string error: {}\n", printable(message)));
-}
+void UciLoop::error(std::string_view message) { report(Problem::Refused, message, false); }
 
 bool UciLoop::handle_line(std::string_view line) {
   const std::vector<std::string_view> words = split_words(line);
@@ -266,17 +286,15 @@ void UciLoop::on_uci() {
 }
 
 void UciLoop::print_reports(bool name_net) {
-  const search::EngineReports reports = engine_.take_reports(name_net);
+  const engine::EngineReports reports = engine_.take_reports(name_net);
   std::string text;
   for (const std::string& line : reports.lines)
     text += fmt::format("info string {}\n", printable(line));
-  if (reports.net_failure) text += network_error_line(*reports.net_failure);
+  // A net that did not load, repeated until a search: GUIs send options right after `uciok`.
+  if (const auto& failure = reports.net_failure)
+    text += problem_line(Problem::Degraded, "EvalFile: " + failure->reason(),
+                         "; keeping " + failure->kept());
   if (!text.empty()) print(text);
-}
-
-std::string UciLoop::network_error_line(const search::NetworkLoadError& e) {
-  return fmt::format("info string ERROR: EvalFile: {}; keeping {}\n", printable(e.reason()),
-                     e.kept());
 }
 
 bool UciLoop::ensure_network() {
@@ -323,7 +341,7 @@ void UciLoop::on_position(const std::vector<std::string_view>& words) {
     // Standard move text cannot name every Chess960 castling (b1c1 is also a king step).
     // The refusal quotes the castling field as the FEN wrote it (HFhf), not as fen() would
     // write it back (KQkq): the user must recognise it. from_fen has checked the fields.
-    if (!engine_.settings().chess960 && !start.has_standard_castling())
+    if (!engine_.settings().protocol.chess960 && !start.has_standard_castling())
       return error(fmt::format(
           "position: castling rights '{}' need Chess960 (a king or castling rook off its "
           "standard square): set UCI_Chess960 to true",
@@ -333,7 +351,7 @@ void UciLoop::on_position(const std::vector<std::string_view>& words) {
   }
   Game game(start);
   for (size_t i = moves_at + 1; i < words.size(); ++i)
-    game.play(parse_uci(game.position(), words[i], engine_.settings().chess960));
+    game.play(parse_uci(game.position(), words[i], engine_.settings().protocol.chess960));
   engine_.set_game(std::move(game));
 }
 
@@ -345,14 +363,14 @@ void UciLoop::on_go_perft(const std::vector<std::string_view>& words) {
     return error(fmt::format("go perft: depth must be an integer from 1 to 20, got '{}'", text));
   if (!engine_.has_position()) return error(no_position("go perft"));
   std::lock_guard lock(out_mutex_);
-  write_perft_report(out_, engine_.game().position(), depth, engine_.settings().chess960);
+  write_perft_report(out_, engine_.game().position(), depth, engine_.settings().protocol.chess960);
 }
 
 namespace {
 
 // The parameters of a `go` line and the first fault found in it ("" for none).
 struct ParsedGo {
-  search::GoRequest request;
+  engine::GoRequest request;
   std::string fault;
 };
 
@@ -361,7 +379,7 @@ struct ParsedGo {
 // skipped.
 ParsedGo parse_go(const std::vector<std::string_view>& words, const Position& pos, bool chess960) {
   ParsedGo parsed;
-  search::GoRequest& request = parsed.request;
+  engine::GoRequest& request = parsed.request;
   const auto note = [&](std::string message) {
     if (parsed.fault.empty()) parsed.fault = std::move(message);
   };
@@ -441,10 +459,10 @@ void UciLoop::on_go(const std::vector<std::string_view>& words) {
   // that a GUI which thinks the clock is running never sends. Stockfish reads the missing
   // clock as 0 ms and moves at once; here the move comes as fast, from kFallbackIterations
   // iterations, after an error line that names the missing clock.
-  const search::Settings& settings = engine_.settings();
+  const engine::Settings& settings = engine_.settings();
   const Position& pos = engine_.game().position();
-  ParsedGo parsed = parse_go(words, pos, settings.chess960);
-  search::GoRequest& request = parsed.request;
+  ParsedGo parsed = parse_go(words, pos, settings.protocol.chess960);
+  engine::GoRequest& request = parsed.request;
   const search::TimeControl& c = request.clock;
   const bool white = pos.side_to_move() == Color::White;
   const bool has_clock = white ? c.wtime.has_value() : c.btime.has_value();
@@ -493,7 +511,7 @@ std::string verbose_move_stats(const search::IterationReport& report, bool chess
 }
 
 // A line between iterations: where the search is (currmove after kCurrmoveAfter) and how far.
-std::string progress_line(const search::ProgressInfo& info, bool chess960) {
+std::string progress_line(const engine::ProgressInfo& info, bool chess960) {
   std::string text = "info";
   if (info.show_currmove)
     text += fmt::format(" currmove {} currmovenumber {}", to_uci(info.progress.currmove, chess960),
@@ -506,16 +524,16 @@ std::string progress_line(const search::ProgressInfo& info, bool chess960) {
 
 }  // namespace
 
-void UciLoop::start_search(const search::GoRequest& request) {
-  const search::Settings& settings = engine_.settings();
+void UciLoop::start_search(const engine::GoRequest& request) {
+  const engine::Settings& settings = engine_.settings();
   const int multipv = settings.engine.multipv;
   // The root's material, taken now: a `position` during the search must not change it.
   const std::optional<int> wdl_material =
-      settings.show_wdl ? std::optional(search::wdl_material(engine_.game().position()))
-                        : std::nullopt;
-  const bool chess960 = settings.chess960;
-  search::EngineCallbacks callbacks;
-  callbacks.on_info = [this, multipv, wdl_material, chess960](const search::SearchInfo& info) {
+      settings.protocol.show_wdl ? std::optional(uci::wdl_material(engine_.game().position()))
+                                 : std::nullopt;
+  const bool chess960 = settings.protocol.chess960;
+  engine::EngineCallbacks callbacks;
+  callbacks.on_info = [this, multipv, wdl_material, chess960](const engine::SearchInfo& info) {
     print_info(info, multipv, wdl_material, chess960);
   };
   callbacks.on_bestmove = [this, chess960](Move best, Move ponder) {
@@ -524,7 +542,7 @@ void UciLoop::start_search(const search::GoRequest& request) {
     if (!ponder.is_none()) text += " ponder " + to_uci(ponder, chess960);
     print(text + "\n");
   };
-  callbacks.on_progress = [this, chess960](const search::ProgressInfo& info) {
+  callbacks.on_progress = [this, chess960](const engine::ProgressInfo& info) {
     print(progress_line(info, chess960));
   };
   // No legal move: the search has no line to report, and Stockfish's single line comes first,
@@ -532,8 +550,8 @@ void UciLoop::start_search(const search::GoRequest& request) {
   if (!has_legal_move(engine_.game().position()))
     print(engine_.game().position().in_check() ? "info depth 0 score mate 0\n"
                                                : "info depth 0 score cp 0\n");
-  if (settings.verbose_move_stats) {
-    const bool with_prior = settings.engine.mode == search::Mode::Search;
+  if (settings.protocol.verbose_move_stats) {
+    const bool with_prior = settings.engine.mode == engine::Mode::Search;
     callbacks.on_root_moves = [this, chess960, with_prior](const search::IterationReport& r) {
       print(verbose_move_stats(r, chess960, with_prior));
     };
@@ -541,7 +559,7 @@ void UciLoop::start_search(const search::GoRequest& request) {
   engine_.go(request, std::move(callbacks));
 }
 
-void UciLoop::print_info(const search::SearchInfo& info, int multipv,
+void UciLoop::print_info(const engine::SearchInfo& info, int multipv,
                          std::optional<int> wdl_material, bool chess960) {
   const search::IterationReport& r = info.report;
   multipv = std::min<int>(multipv, int(r.lines.size()));
@@ -556,10 +574,9 @@ void UciLoop::print_info(const search::SearchInfo& info, int multipv,
     std::string score = fmt::format("{} {}", uci.mate ? "mate" : "cp", uci.amount);
     if (wdl_material) {
       // The tables' result and a mate are certain; otherwise the expected score is split by
-      // the WDL model fitted on game outcomes (search/wdl_model.h).
-      const search::WdlPerMille split =
-          search::exact_wdl(line.value, line.tablebase_wdl)
-              .value_or(search::wdl_from_value(line.value, *wdl_material));
+      // the WDL model fitted on game outcomes (uci/wdl_model.h).
+      const search::WdlPerMille split = search::exact_wdl(line.value, line.tablebase_wdl)
+                                            .value_or(wdl_from_value(line.value, *wdl_material));
       score += fmt::format(" wdl {} {} {}", split.win, split.draw, split.loss);
     }
     std::string pv;
@@ -581,32 +598,44 @@ void UciLoop::on_setoption(const std::vector<std::string_view>& words) {
   for (size_t i = 2; i < words.size(); ++i)
     if (words[i] == "value") value_at = std::min(value_at, i);
   if (words.size() < 3 || words[1] != "name")
-    return option_error("setoption: expected 'setoption name <name> [value <value>]'");
+    return report(Problem::Refused, "setoption: expected 'setoption name <name> [value <value>]'",
+                  /*log=*/true);
   set_option(join(words, 2, value_at), join(words, value_at + 1, words.size()));
 }
 
-void UciLoop::set_option(const std::string& name, const std::string& value) {
+bool UciLoop::set_option(const std::string& name, const std::string& value) {
   const OptionSpec* spec = find_option(name);
-  if (!spec) return option_error(fmt::format("setoption: unknown option '{}'", name));
-  if (engine_.searching())
-    return option_error(
-        fmt::format("setoption {}: a search is running (send stop first)", spec->name));
+  if (!spec) {
+    report(Problem::Refused, fmt::format("setoption: unknown option '{}'", name), /*log=*/true);
+    return false;
+  }
+  if (engine_.searching()) {
+    report(Problem::Refused,
+           fmt::format("setoption {}: a search is running (send stop first)", spec->name),
+           /*log=*/true);
+    return false;
+  }
   OptionValue valid;
   try {
-    valid = validate(*spec, value);
+    valid = engine::validate(*spec, value);
   } catch (const std::invalid_argument& e) {
-    return option_error(e.what());
+    report(Problem::Refused, e.what(), /*log=*/true);
+    return false;
   }
   // The effect takes whole or not at all: a failure says what is kept.
   const std::string before = spec->read(engine_.settings());
   try {
-    uci::set_option(engine_, *spec, valid);
-  } catch (const search::NetworkLoadError& e) {
+    engine::set_option(engine_, *spec, valid);
+    return true;
+  } catch (const engine::NetworkLoadError& e) {
     // The engine plays on with the net it had, which the line names.
-    report_error_line(network_error_line(e));
+    report(Problem::Degraded, "EvalFile: " + e.reason(), /*log=*/true, "; keeping " + e.kept());
   } catch (const std::exception& e) {
-    option_error(fmt::format("setoption {}: {}; keeping {}", spec->name, e.what(), before));
+    report(Problem::Refused,
+           fmt::format("setoption {}: {}; keeping {}", spec->name, e.what(), before),
+           /*log=*/true);
   }
+  return false;
 }
 
 void UciLoop::on_display() {
@@ -645,10 +674,10 @@ void UciLoop::on_bench(const std::vector<std::string_view>& words) {
   if (!ensure_network()) return;
   print_reports(false);
   print(fmt::format("net {}\n", engine_.evaluator_name()));
-  const search::BenchResult result =
-      search::run_bench(engine_.evaluator_factory(), engine_.evaluator_name(), search::kBenchDepth,
+  const engine::BenchResult result =
+      engine::run_bench(engine_.evaluator_factory(), engine_.evaluator_name(), engine::kBenchDepth,
                         [this](const std::string& line) { print(line + "\n"); });
-  print(search::bench_summary(result));
+  print(engine::bench_summary(result));
 }
 
 void UciLoop::on_flip() {

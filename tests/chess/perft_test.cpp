@@ -62,7 +62,7 @@ void check_suite(const std::string& file, size_t expected_positions) {
 // ../shared/data/perft/perft.epd, committed as a fixture.
 TEST(Perft, SuiteWithinBudget) { check_suite("perft.epd", 174); }
 
-// Positions from random play, counted by Stockfish 15.1 (tools/make_perft_fixture.py).
+// Positions from random play, counted by Stockfish 15.1 (tools/fixtures/make_perft_fixture.py).
 TEST(Perft, RandomPositionsMatchStockfish) { check_suite("perft_random.epd", 500); }
 
 // Chess960: 16 positions of the chessprogramming wiki's Chess960 perft list (python-chess's

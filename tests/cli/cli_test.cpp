@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "avocet/build_info.h"
-#include "avocet/uci/options.h"
+#include "avocet/engine/options.h"
 
 namespace avocet::cli {
 namespace {
@@ -151,10 +151,10 @@ TEST(Cli, SyzygyPathOnTheCommandLine) {
 // for setoption.
 TEST(Cli, DeclaredDefaultsWorkOnTheCommandLine) {
   std::vector<std::string> args;
-  for (const uci::OptionSpec& spec : uci::option_specs()) {
-    args.push_back(spec.type == uci::OptionType::Button
+  for (const engine::OptionSpec& spec : engine::option_specs()) {
+    args.push_back(spec.type == engine::OptionType::Button
                        ? fmt::format("--{}", spec.name)
-                       : fmt::format("--{}={}", spec.name, uci::default_value(spec)));
+                       : fmt::format("--{}={}", spec.name, engine::default_value(spec)));
     SCOPED_TRACE(args.back());
     const Result r = run_cli({args.back().c_str()}, "isready\nquit\n");
     EXPECT_EQ(r.status, 0) << r.err;
@@ -203,7 +203,7 @@ TEST(Cli, HelpListsSubcommandsAndOptionsInOneColumn) {
     columns.insert(line.find_first_not_of(' ', gap));
   }
   EXPECT_EQ(columns.size(), 1u) << help.out;
-  for (const uci::OptionSpec& spec : uci::option_specs())
+  for (const engine::OptionSpec& spec : engine::option_specs())
     EXPECT_NE(help.out.find(fmt::format("  --{}", spec.name)), std::string::npos) << spec.name;
 }
 
@@ -319,7 +319,7 @@ TEST(Cli, ActionsListsTheTable) {
 TEST(Cli, EvalListsEveryMoveBestFirst) {
   const std::string weights = std::string(AVOCET_TEST_DATA_DIR) + "/tiny_house.safetensors";
   const Result r =
-      run_cli({"eval", "--weights", weights.c_str(),
+      run_cli({"eval", "--EvalFile", weights.c_str(),
                "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"});
   EXPECT_EQ(r.status, 0) << r.err;
   EXPECT_NE(r.out.find("net: tiny_house (house d=32 L=2"), std::string::npos) << r.out;
@@ -351,7 +351,7 @@ std::string eval_row(const std::string& out, const std::string& move) {
 TEST(Cli, EvalMarksMovesTheRulesDecide) {
   const std::string weights = std::string(AVOCET_TEST_DATA_DIR) + "/tiny_house.safetensors";
   const Result mate =
-      run_cli({"eval", "--weights", weights.c_str(),
+      run_cli({"eval", "--EvalFile", weights.c_str(),
                "r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4"});
   EXPECT_EQ(mate.status, 0) << mate.err;
   EXPECT_EQ(mate.out.find("\nh5f7"), mate.out.find("net\n") + 3) << mate.out;
@@ -359,17 +359,17 @@ TEST(Cli, EvalMarksMovesTheRulesDecide) {
       << mate.out;
 
   const Result stalemate =
-      run_cli({"eval", "--weights", weights.c_str(), "k7/8/1Q6/8/8/8/8/K7 w - - 0 1"});
+      run_cli({"eval", "--EvalFile", weights.c_str(), "k7/8/1Q6/8/8/8/8/K7 w - - 0 1"});
   EXPECT_TRUE(eval_row(stalemate.out, "b6c7").starts_with("b6c7   Qc7      0.500000  stalemate   "))
       << stalemate.out;
 }
 
-// With --syzygy, the tables' result decides every move of a position they cover, ranked by
+// With --SyzygyPath, the tables' result decides every move of a position they cover, ranked by
 // DTZ among equal results; a move that gives the queen away is a draw.
 TEST(Cli, EvalUsesTheTablesWhereTheyApply) {
   const std::string weights = std::string(AVOCET_TEST_DATA_DIR) + "/tiny_house.safetensors";
   const std::string tables = std::string(AVOCET_TEST_DATA_DIR) + "/syzygy";
-  const Result r = run_cli({"eval", "--weights", weights.c_str(), "--syzygy", tables.c_str(),
+  const Result r = run_cli({"eval", "--EvalFile", weights.c_str(), "--SyzygyPath", tables.c_str(),
                             "8/8/8/4k3/8/8/8/KQ6 w - - 0 1"});
   EXPECT_EQ(r.status, 0) << r.err;
   EXPECT_NE(r.err.find("found 10 WDL and 8 DTZ tables in "), std::string::npos) << r.err;
@@ -383,9 +383,10 @@ TEST(Cli, EvalUsesTheTablesWhereTheyApply) {
 
 TEST(Cli, EvalErrors) {
   EXPECT_EQ(
-      run_cli({"eval", "--weights", "/nonexistent.safetensors", "8/8/8/4k3/8/8/8/4K3 w - -"}).err,
-      "avocet: /nonexistent.safetensors: cannot open: No such file or directory\n");
-  EXPECT_EQ(run_cli({"eval", "--weights", "x", "8/8/8 w - -"}).err,
+      run_cli({"eval", "--EvalFile", "/nonexistent.safetensors", "8/8/8/4k3/8/8/8/4K3 w - -"}).err,
+      "avocet: --EvalFile /nonexistent.safetensors: /nonexistent.safetensors: cannot open: No "
+      "such file or directory\n");
+  EXPECT_EQ(run_cli({"eval", "--EvalFile", "x", "8/8/8 w - -"}).err,
             "avocet: piece placement has 3 ranks; expected 8 separated by '/'\n");
 }
 
@@ -635,8 +636,8 @@ TEST(Cli, NonsenseNumbersAndExtraArgumentsAreRefused) {
        "--max-rating must be 0 to 5000, got 9000"},
       {{"puzzles", "--file", csv, "--min-rating", "2000"},
        "no puzzles in '" + sample + "' are rated 2000 to 5000 (of 5)"},
-      {{"puzzles", "--file", csv, "--evaluator", "material", "--weights", "x.safetensors"},
-       "--weights applies to --evaluator net only"},
+      {{"puzzles", "--file", csv, "--evaluator", "material", "--EvalFile", "x.safetensors"},
+       "--EvalFile applies to --evaluator net only"},
       {{"puzzles", "--file", csv, "extra"},
        "puzzles: unexpected argument 'extra' (see 'avocet puzzles --help')"},
       {{"bench", "--depth", "0"}, "--depth must be 1 to 64, got 0"},
@@ -666,7 +667,7 @@ TEST(Cli, NonsenseNumbersAndExtraArgumentsAreRefused) {
       {{"datagen", "-o", shards.c_str(), "--multipv", "-1"}, "--multipv must be 0 to 255, got -1"},
       {{"datagen", "-o", shards.c_str(), "--seconds", "-1"}, "--seconds must be 0 or more"},
       {{"tb", "8/8/8/8/8/2k5/8/KR6 w - - 0 1"},
-       "tb needs --path DIRS, the Syzygy table directories"},
+       "tb needs --SyzygyPath DIRS, the Syzygy table directories"},
       {{"actions", "x"}, "actions: unexpected argument 'x' (see 'avocet actions --help')"},
   };
   for (const Case& c : cases) {
@@ -787,8 +788,8 @@ TEST(Cli, PuzzlesAndEpdTakeSearchParameters) {
 
   const std::string epd = std::string(AVOCET_TEST_DATA_DIR) + "/sts_sample.epd";
   const std::string net = tiny_net();
-  const Result e = run_cli({"epd", "--file", epd.c_str(), "--nodes", "30", "--weights", net.c_str(),
-                            "--limit", "1", "--set", "ThresholdStart=500"});
+  const Result e = run_cli({"epd", "--file", epd.c_str(), "--nodes", "30", "--EvalFile",
+                            net.c_str(), "--limit", "1", "--set", "ThresholdStart=500"});
   ASSERT_EQ(e.status, 0) << e.err;
   EXPECT_NE(e.out.find(", 30 nodes/position, ThresholdStart=500, 64 MB table, 1 thread"),
             std::string::npos)
@@ -818,7 +819,7 @@ TEST(Cli, EpdReportsMissesAndCategories) {
   const std::string epd = std::string(AVOCET_TEST_DATA_DIR) + "/sts_sample.epd";
   const std::string net = tiny_net();
   const Result r =
-      run_cli({"epd", "--file", epd.c_str(), "--nodes", "30", "--weights", net.c_str()});
+      run_cli({"epd", "--file", epd.c_str(), "--nodes", "30", "--EvalFile", net.c_str()});
   ASSERT_EQ(r.status, 0) << r.err;
   std::istringstream in(r.out);
   std::vector<std::string> lines;
@@ -858,12 +859,12 @@ TEST(Cli, EpdReportsMissesAndCategories) {
   EXPECT_NE(lines[12].find("/20 "), std::string::npos) << lines[12];
 
   const Result two = run_cli(
-      {"epd", "--file", epd.c_str(), "--nodes", "30", "--weights", net.c_str(), "--threads", "2"});
+      {"epd", "--file", epd.c_str(), "--nodes", "30", "--EvalFile", net.c_str(), "--threads", "2"});
   ASSERT_EQ(two.status, 0) << two.err;
   EXPECT_EQ(two.out.substr(two.out.find("\n   #")), r.out.substr(r.out.find("\n   #")));
 
   const Result limited = run_cli(
-      {"epd", "--file", epd.c_str(), "--nodes", "30", "--weights", net.c_str(), "--limit", "2"});
+      {"epd", "--file", epd.c_str(), "--nodes", "30", "--EvalFile", net.c_str(), "--limit", "2"});
   ASSERT_EQ(limited.status, 0) << limited.err;
   EXPECT_EQ(limited.out.rfind(epd + ": 2 positions (the first 2)\n", 0), 0u) << limited.out;
   EXPECT_NE(limited.out.find("\nsolved "), std::string::npos);
@@ -872,7 +873,7 @@ TEST(Cli, EpdReportsMissesAndCategories) {
 
 TEST(Cli, TbPrintsWdlDtzAndEveryMoveBestFirst) {
   const std::string dir = std::string(AVOCET_TEST_DATA_DIR) + "/syzygy";
-  const Result r = run_cli({"tb", "--path", dir.c_str(), "8/8/8/8/8/2k5/8/KR6 w - - 0 1"});
+  const Result r = run_cli({"tb", "--SyzygyPath", dir.c_str(), "8/8/8/8/8/2k5/8/KR6 w - - 0 1"});
   EXPECT_EQ(r.status, 0) << r.err;
   EXPECT_EQ(r.out.rfind("fen: 8/8/8/8/8/2k5/8/KR6 w - - 0 1\nwdl: 2 (win)\ndtz: 27\n"
                         "move     wdl   dtz  result\n"
@@ -887,11 +888,11 @@ TEST(Cli, TbPrintsWdlDtzAndEveryMoveBestFirst) {
 TEST(Cli, TbErrors) {
   const std::string dir = std::string(AVOCET_TEST_DATA_DIR) + "/syzygy";
   for (std::vector<const char*> args :
-       {std::vector<const char*>{"tb", "--path", dir.c_str(), "8/8/8 w - -"},
-        {"tb", "--path", dir.c_str()},
-        {"tb", "--path", "/nonexistent/syzygy", "8/8/8/8/8/2k5/8/KR6 w - - 0 1"},
-        {"tb", "--path", dir.c_str(), "8/8/8/8/8/2k5/8/KRB5 w - - 0 1"},
-        {"tb", "--path", dir.c_str(), "4k3/8/8/8/8/8/8/R3K3 w Q - 0 1"}}) {
+       {std::vector<const char*>{"tb", "--SyzygyPath", dir.c_str(), "8/8/8 w - -"},
+        {"tb", "--SyzygyPath", dir.c_str()},
+        {"tb", "--SyzygyPath", "/nonexistent/syzygy", "8/8/8/8/8/2k5/8/KR6 w - - 0 1"},
+        {"tb", "--SyzygyPath", dir.c_str(), "8/8/8/8/8/2k5/8/KRB5 w - - 0 1"},
+        {"tb", "--SyzygyPath", dir.c_str(), "4k3/8/8/8/8/8/8/R3K3 w Q - 0 1"}}) {
     const Result r = run_cli(args);
     EXPECT_EQ(r.status, 2) << args.back();
     EXPECT_EQ(r.out, "");
@@ -922,7 +923,8 @@ TEST(Cli, PerftDepthErrorsNameTheDepth) {
 
 // Every option of every subcommand's --help has a real placeholder for its value, not cxxopts'
 // `arg` (`ARG` as the help prints it), and datagen lists --from-tsv, its conversion's option
-// (59eb6be left it out and showed ARG for most of datagen's and for tb's --path).
+// (59eb6be left it out and showed ARG for most of datagen's and for tb's --path, now
+// --SyzygyPath).
 TEST(Cli, EveryHelpOptionHasARealPlaceholder) {
   for (const std::string& name : listed_subcommands()) {
     SCOPED_TRACE(name);
@@ -939,7 +941,29 @@ TEST(Cli, EveryHelpOptionHasARealPlaceholder) {
   const std::string datagen = run_cli({"datagen", "--help"}).out;
   EXPECT_NE(datagen.find("\n      --from-tsv FILE...  "), std::string::npos) << datagen;
   EXPECT_NE(datagen.find("\n  -o, --output DIR  "), std::string::npos) << datagen;
-  EXPECT_NE(run_cli({"tb", "--help"}).out.find("\n      --path DIRS  "), std::string::npos);
+  EXPECT_NE(run_cli({"tb", "--help"}).out.find("\n      --SyzygyPath TEXT  "), std::string::npos);
+}
+
+// Every subcommand that loads a net or tables takes the options table's names, with the table's
+// help and values (issue 53's one vocabulary); the old spellings are answered with the new.
+TEST(Cli, SubcommandsTakeTheOptionTablesNames) {
+  for (const char* name : {"bench", "eval", "puzzles", "epd"}) {
+    SCOPED_TRACE(name);
+    const std::string help = run_cli({name, "--help"}).out;
+    EXPECT_NE(help.find("\n      --EvalFile TEXT "), std::string::npos) << help;
+    EXPECT_NE(help.find("network file (safetensors)"), std::string::npos) << help;
+    EXPECT_NE(help.find("\n      --Precision auto|fp32|bf16|int8 "), std::string::npos) << help;
+    const Result old = run_cli({name, "--weights", "x"});
+    EXPECT_EQ(old.status, 2);
+    EXPECT_EQ(old.err, fmt::format("avocet: {}: --weights is now --EvalFile\n", name));
+  }
+  for (const char* name : {"puzzles", "epd"}) {
+    const std::string help = run_cli({name, "--help"}).out;
+    EXPECT_NE(help.find("\n      --Hash 1..65536 "), std::string::npos) << help;
+    EXPECT_NE(help.find("\n      --SyzygyPath TEXT "), std::string::npos) << help;
+  }
+  EXPECT_NE(run_cli({"nnbench", "--help"}).out.find("\n      --EvalFile FILE,... "),
+            std::string::npos);
 }
 
 // tb takes `startpos` as eval and perft do (59eb6be: "FEN has 1 fields"); the start position
@@ -947,8 +971,8 @@ TEST(Cli, EveryHelpOptionHasARealPlaceholder) {
 TEST(Cli, TbTakesStartpos) {
   const std::string dir = std::string(AVOCET_TEST_DATA_DIR) + "/syzygy";
   for (const std::vector<const char*>& args :
-       {std::vector<const char*>{"tb", "--path", dir.c_str(), "startpos"},
-        {"tb", "startpos", "--path", dir.c_str()}}) {
+       {std::vector<const char*>{"tb", "--SyzygyPath", dir.c_str(), "startpos"},
+        {"tb", "startpos", "--SyzygyPath", dir.c_str()}}) {
     const Result r = run_cli(args);
     EXPECT_EQ(r.status, 2);
     EXPECT_EQ(r.err, "avocet: tb: the tables have no positions with castling rights\n");
@@ -960,7 +984,7 @@ TEST(Cli, TbTakesStartpos) {
 // same shape) as if it were the featured net.
 TEST(Cli, NnbenchComparesThePlainFeaturedNet) {
   const Result r = run_cli(
-      {"nnbench", "--seconds", "0.02", "--threads", "1", "--split", "1", "--precision", "fp32"});
+      {"nnbench", "--seconds", "0.02", "--threads", "1", "--split", "1", "--Precision", "fp32"});
   ASSERT_EQ(r.status, 0) << r.err;
   // The ms/pos column of the row of net `name` (the first of the rows).
   const auto ms_of = [&](const std::string& name) {

@@ -39,13 +39,13 @@ TEST(OutputProcess, ResultsStreamWhileTheRunGoesOn) {
   };
   const Case cases[] = {
       // 5 positions, 400 ms each
-      {{"epd", "--file", data("sts_sample.epd"), "--movetime", "400", "--weights", net}, "   1  "},
+      {{"epd", "--file", data("sts_sample.epd"), "--movetime", "400", "--EvalFile", net}, "   1  "},
       // the header, then 5 puzzles of at least one 400 ms search each
       {{"puzzles", "--file", data("puzzles_sample.csv"), "--evaluator", "material", "--mode",
         "search", "--movetime", "400"},
        data("puzzles_sample.csv") + ": 5 of 5 puzzles"},
       // the table's header, then 4 entries of 2 x 0.4 s each (each net on 1x2 and 1 thread)
-      {{"nnbench", "--weights", net, "--weights", net, "--threads", "1", "--seconds", "0.4"},
+      {{"nnbench", "--EvalFile", net, "--EvalFile", net, "--threads", "1", "--seconds", "0.4"},
        "network "},
   };
   for (const Case& c : cases) {

@@ -6,9 +6,9 @@
 #include <fstream>
 #include <sstream>
 
-#include "avocet/chess/features.h"
 #include "avocet/chess/move_text.h"
 #include "avocet/chess/movegen.h"
+#include "avocet/chess/tactical_features.h"
 #include "avocet/datagen/selfplay.h"
 #include "avocet/datagen/shard.h"
 #include "avocet/datagen/tsv_import.h"

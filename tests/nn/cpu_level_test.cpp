@@ -6,11 +6,12 @@
 
 #include <gtest/gtest.h>
 
-#include "avocet/nn/attention.h"
-#include "avocet/nn/bf16_gemm.h"
-#include "avocet/nn/int8_gemm.h"
+#include "avocet/nn/kernels/attention_avx2.h"
+#include "avocet/nn/kernels/attention_avx512.h"
+#include "avocet/nn/kernels/bf16_gemm.h"
+#include "avocet/nn/kernels/int8_gemm.h"
+#include "avocet/nn/kernels/swiglu.h"
 #include "avocet/nn/precision.h"
-#include "avocet/nn/swiglu.h"
 #include "cpu_level_testing.h"
 
 namespace avocet::nn {

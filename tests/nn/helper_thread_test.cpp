@@ -16,6 +16,8 @@
 #include "avocet/nn/attention.h"
 #include "avocet/nn/default_net.h"
 #include "avocet/nn/evaluator.h"
+#include "avocet/nn/kernels/attention_avx2.h"
+#include "avocet/nn/kernels/attention_avx512.h"
 #include "avocet/nn/network.h"
 #include "cpu_level_testing.h"
 

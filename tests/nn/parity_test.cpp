@@ -1,5 +1,5 @@
-// Network outputs against the PyTorch reference (tools/reference_model.py): per-move value-bin
-// log-probabilities for every legal move (listed by Stockfish) of each parity position.
+// Network outputs against the PyTorch reference (tools/train/reference_model.py): per-move
+// value-bin log-probabilities for every legal move (listed by Stockfish) of each parity position.
 #include <gtest/gtest.h>
 
 #include <cmath>

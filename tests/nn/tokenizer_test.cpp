@@ -14,7 +14,7 @@
 namespace avocet::nn {
 namespace {
 
-// Goldens from tools/chess_tokens.py, an independent Python implementation.
+// Goldens from tools/train/chess_tokens.py, an independent Python implementation.
 TEST(Tokenizer, MatchesPythonGoldens) {
   std::ifstream file(testing::data_path("tokens.golden"));
   ASSERT_TRUE(file);

@@ -26,7 +26,7 @@ std::vector<int> some_tokens(const TrunkWeights& w, int seed) {
 
 // Whether the products that the read rows go through alone (the last block's out, gate_up and
 // down) run in a bf16 or int8 kernel, which gives a row the same values whatever rows come with
-// it (nn/int8_gemm.h). Eigen's product does not: a row that falls in another register block
+// it (nn/kernels/int8_gemm.h). Eigen's product does not: a row that falls in another register block
 // (or, alone, in its matrix-vector product) is summed in another order. Precision fp32 runs
 // every product in Eigen, and int8 the ones a net names in int8_bf16 where the CPU has AVX-512
 // VNNI but no BF16 (nn/transformer.h); the tiny nets name qkv, which runs on every row alike.

@@ -7,9 +7,9 @@
 
 #include "avocet/chess/move_text.h"
 #include "avocet/chess/movegen.h"
+#include "avocet/engine/engine.h"
 #include "avocet/nn/material_evaluator.h"
 #include "avocet/search/busy_positions.h"
-#include "avocet/search/engine.h"
 #include "avocet/search/search.h"
 
 namespace avocet::search {
@@ -114,39 +114,28 @@ TEST(SplitWork, AChildAnotherThreadIsExpandingIsSearchedAfterItsSiblings) {
 
 TEST(SplitWork, TwoSearchThreadsFindTheMateOneFinds) {
   // Lichess 000hf after ...Kxf7: Qe6+ Kf8 Qf7# (as Search.FindsMateInTwo).
-  Engine engine([] { return std::make_unique<nn::MaterialEvaluator>(); }, "material");
-  Settings settings = engine.settings();
-  settings.engine.threads = 4;  // two search threads (thread_plan)
+  engine::Engine engine([] { return std::make_unique<nn::MaterialEvaluator>(); }, "material");
+  engine::Settings settings = engine.settings();
+  settings.engine.threads = 4;  // two search threads (engine::thread_plan)
   settings.engine.hash_mb = 16;
   engine.configure(settings);
   Game game(Position::from_fen("r1bqk2r/pp1nbNp1/2p1p2p/8/2BP4/1PN3P1/P3QP1P/3R1RK1 b kq - 0 19"));
   game.play(parse_uci(game.position(), "e8f7"));
   engine.set_game(game);
-  GoRequest request;
+  engine::GoRequest request;
   request.nodes = 20000;
   Move best;
   float value = 0;
-  EngineCallbacks callbacks;
-  callbacks.on_info = [&](const SearchInfo& info) { value = info.report.lines.front().value; };
+  engine::EngineCallbacks callbacks;
+  callbacks.on_info = [&](const engine::SearchInfo& info) {
+    value = info.report.lines.front().value;
+  };
   callbacks.on_bestmove = [&](Move m, Move) { best = m; };
   engine.go(request, std::move(callbacks));
   engine.wait();
   EXPECT_EQ(to_uci(best), "e2e6");
   ASSERT_TRUE(is_mate_value(value));
   EXPECT_EQ(mate_in_moves(value), 2);
-}
-
-TEST(ThreadPlan, ThreadsPairUpOnEvaluationsAndAnOddOneSearchesAlone) {
-  const auto plan = [](int threads) {
-    const ThreadPlan p = thread_plan(threads);
-    return std::pair{p.searching, p.split_evaluations};
-  };
-  EXPECT_EQ(plan(1), std::pair(1, 0));
-  EXPECT_EQ(plan(2), std::pair(1, 1));
-  EXPECT_EQ(plan(3), std::pair(2, 1));
-  EXPECT_EQ(plan(4), std::pair(2, 2));
-  EXPECT_EQ(plan(7), std::pair(4, 3));
-  EXPECT_EQ(plan(256), std::pair(128, 128));
 }
 
 }  // namespace

@@ -9,8 +9,8 @@
 
 #include "avocet/chess/move_text.h"
 #include "avocet/chess/movegen.h"
+#include "avocet/engine/engine.h"
 #include "avocet/nn/material_evaluator.h"
-#include "avocet/search/engine.h"
 
 namespace avocet::search {
 namespace {
@@ -63,8 +63,8 @@ TEST(Strength, SampleFollowsTheSoftmaxOfTheValues) {
 
 // The moves and nodes of `searches` searches of the position after 1. e4 at `elo`.
 std::pair<std::set<std::string>, uint64_t> play_at(int elo, bool limit, int searches) {
-  Engine engine([] { return std::make_unique<nn::MaterialEvaluator>(); }, "material");
-  Settings settings;
+  engine::Engine engine([] { return std::make_unique<nn::MaterialEvaluator>(); }, "material");
+  engine::Settings settings;
   settings.engine.limit_strength = limit;
   settings.engine.elo = elo;
   engine.configure(settings);
@@ -75,10 +75,10 @@ std::pair<std::set<std::string>, uint64_t> play_at(int elo, bool limit, int sear
     game.play(parse_uci(game.position(), "e2e4"));
     engine.new_game();  // each search from an empty table, as deterministic as it can be
     engine.set_game(game);
-    GoRequest request;
+    engine::GoRequest request;
     request.nodes = 2000;
-    EngineCallbacks callbacks;
-    callbacks.on_info = [&](const SearchInfo& info) {
+    engine::EngineCallbacks callbacks;
+    callbacks.on_info = [&](const engine::SearchInfo& info) {
       most_nodes = std::max(most_nodes, info.report.nodes);
     };
     callbacks.on_bestmove = [&](Move best, Move) {

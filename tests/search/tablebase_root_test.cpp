@@ -9,14 +9,14 @@
 #include "avocet/chess/game.h"
 #include "avocet/chess/move_text.h"
 #include "avocet/chess/movegen.h"
+#include "avocet/engine/engine.h"
 #include "avocet/nn/material_evaluator.h"
-#include "avocet/search/engine.h"
 
 namespace avocet::search {
 namespace {
 
-EngineCallbacks on_bestmove(std::function<void(Move, Move)> callback) {
-  EngineCallbacks callbacks;
+engine::EngineCallbacks on_bestmove(std::function<void(Move, Move)> callback) {
+  engine::EngineCallbacks callbacks;
   callbacks.on_bestmove = std::move(callback);
   return callbacks;
 }
@@ -116,8 +116,8 @@ TEST(TablebaseRoot, WithoutDtzTablesRanksByWdl) {
 
 // Plays a game engine against engine from `fen`, both with the tables, and returns it.
 Game play_out(const char* fen, int plies, bool with_tables = true) {
-  Engine engine([] { return std::make_unique<nn::MaterialEvaluator>(); }, "material");
-  Settings settings = engine.settings();
+  engine::Engine engine([] { return std::make_unique<nn::MaterialEvaluator>(); }, "material");
+  engine::Settings settings = engine.settings();
   settings.engine.hash_mb = 8;
   engine.configure(settings);
   if (with_tables) engine.set_tablebases(fixture_tables());
@@ -125,7 +125,7 @@ Game play_out(const char* fen, int plies, bool with_tables = true) {
   for (int ply = 0; ply < plies && game.termination() == Termination::None; ++ply) {
     engine.set_game(game);
     Move best;
-    GoRequest request;
+    engine::GoRequest request;
     request.nodes = 200;
     engine.go(request, on_bestmove([&](Move m, Move) { best = m; }));
     engine.wait();
@@ -147,15 +147,15 @@ TEST(TablebaseEngine, KRvKGameConvertsToMate) {
 }
 
 TEST(TablebaseEngine, WonPositionPlaysTheTablesMoveAndReportsIt) {
-  Engine engine([] { return std::make_unique<nn::MaterialEvaluator>(); }, "material");
+  engine::Engine engine([] { return std::make_unique<nn::MaterialEvaluator>(); }, "material");
   engine.set_tablebases(fixture_tables());
   engine.set_game(Game(Position::from_fen("8/8/8/8/8/2k5/8/KR6 w - - 0 1")));
-  std::vector<SearchInfo> infos;
+  std::vector<engine::SearchInfo> infos;
   Move best;
-  GoRequest request;
+  engine::GoRequest request;
   request.nodes = 500;
-  EngineCallbacks callbacks = on_bestmove([&](Move m, Move) { best = m; });
-  callbacks.on_info = [&](const SearchInfo& i) { infos.push_back(i); };
+  engine::EngineCallbacks callbacks = on_bestmove([&](Move m, Move) { best = m; });
+  callbacks.on_info = [&](const engine::SearchInfo& i) { infos.push_back(i); };
   engine.go(request, std::move(callbacks));
   engine.wait();
   EXPECT_EQ(to_uci(best), "b1d1");
@@ -172,11 +172,11 @@ TEST(TablebaseEngine, DrawnRootKeepsOnlyDrawingMoves) {
   const char* fen = "8/8/8/8/8/2k5/1r6/KR6 b - - 0 1";
   const auto ranked = rank(fen);
   ASSERT_FALSE(ranked.empty());
-  Engine engine([] { return std::make_unique<nn::MaterialEvaluator>(); }, "material");
+  engine::Engine engine([] { return std::make_unique<nn::MaterialEvaluator>(); }, "material");
   engine.set_tablebases(fixture_tables());
   engine.set_game(Game(Position::from_fen(fen)));
   Move best;
-  GoRequest request;
+  engine::GoRequest request;
   request.nodes = 300;
   engine.go(request, on_bestmove([&](Move m, Move) { best = m; }));
   engine.wait();

@@ -29,7 +29,8 @@ struct Golden {
   int dtz;
 };
 
-// tests/data/syzygy/goldens.tsv: FEN, WDL, DTZ from python-chess (tools/syzygy_goldens.py).
+// tests/data/syzygy/goldens.tsv: FEN, WDL, DTZ from python-chess
+// (tools/fixtures/syzygy_goldens.py).
 std::vector<Golden> read_goldens(
     const std::string& path = testing::data_path("syzygy/goldens.tsv")) {
   std::ifstream in(path);
@@ -194,7 +195,7 @@ TEST(SyzygyTablebases, GoldensMatchCommittedTables) {
 
 TEST(SyzygyTablebases, GoldensMatchAllTables) {
   if (!fs::is_directory(shared_dir())) GTEST_SKIP() << "no tables at " << shared_dir();
-  // AVOCET_SYZYGY_GOLDENS: a larger golden file made by tools/syzygy_goldens.py.
+  // AVOCET_SYZYGY_GOLDENS: a larger golden file made by tools/fixtures/syzygy_goldens.py.
   const char* more = std::getenv("AVOCET_SYZYGY_GOLDENS");
   const auto goldens = more ? read_goldens(more) : read_goldens();
   ASSERT_GE(goldens.size(), 2000u);

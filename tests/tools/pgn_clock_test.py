@@ -1,4 +1,4 @@
-"""tools/pgn_clock.py on a committed fixture (tests/data/fastchess_clock.pgn): two games at
+"""tools/measure/pgn_clock.py on a committed fixture (tests/data/fastchess_clock.pgn): two games at
 10+0.1 between "new" and "old", one lost by "old" on time, one from the start position with
 book moves, so that move numbers, sides, book comments and the clock left are all checked."""
 
@@ -12,8 +12,8 @@ import unittest
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 FIXTURE = os.path.join(ROOT, "tests", "data", "fastchess_clock.pgn")
 
-spec = importlib.util.spec_from_file_location("pgn_clock",
-                                              os.path.join(ROOT, "tools", "pgn_clock.py"))
+spec = importlib.util.spec_from_file_location(
+    "pgn_clock", os.path.join(ROOT, "tools", "measure", "pgn_clock.py"))
 pgn_clock = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(pgn_clock)
 

@@ -1,4 +1,4 @@
-"""tools/plot_puzzles.py without matplotlib: the CLI's buckets, the intervals, the warnings
+"""tools/measure/plot_puzzles.py without matplotlib: the CLI's buckets, the intervals, the warnings
 about dropped buckets, and --print on a committed fixture (tests/data/puzzle_results.jsonl:
 12 puzzles rated 1000-1499 of which 9 solved, 15 rated 1500-1999 of which 5 solved, 3 rated
 >=2500 of which 1 solved)."""
@@ -13,8 +13,8 @@ import unittest
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 FIXTURE = os.path.join(ROOT, "tests", "data", "puzzle_results.jsonl")
 
-spec = importlib.util.spec_from_file_location("plot_puzzles",
-                                              os.path.join(ROOT, "tools", "plot_puzzles.py"))
+spec = importlib.util.spec_from_file_location(
+    "plot_puzzles", os.path.join(ROOT, "tools", "measure", "plot_puzzles.py"))
 plot_puzzles = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(plot_puzzles)
 

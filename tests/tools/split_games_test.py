@@ -1,4 +1,4 @@
-"""tools/split_games.py: games found where the full-move number falls, whole games on each
+"""tools/data/split_games.py: games found where the full-move number falls, whole games on each
 side, and the same games held out however far the file has grown."""
 
 import os
@@ -8,7 +8,7 @@ import tempfile
 import unittest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-sys.path.insert(0, os.path.join(ROOT, "tools"))
+sys.path.insert(0, os.path.join(ROOT, "tools", "data"))
 
 import split_games  # noqa: E402
 
@@ -36,7 +36,8 @@ class SplitGamesTest(unittest.TestCase):
                 with open(source, "w") as out:
                     out.writelines(line for g in all_games[:count] for line in g)
                 train, held = os.path.join(folder, "train.tsv"), os.path.join(folder, "held.tsv")
-                subprocess.run([sys.executable, os.path.join(ROOT, "tools", "split_games.py"),
+                script = os.path.join(ROOT, "tools", "data", "split_games.py")
+                subprocess.run([sys.executable, script,
                                 source, train, held, "--held-out-percent", str(percent)],
                                check=True, capture_output=True)
                 return open(train).readlines(), open(held).readlines()

@@ -1,4 +1,4 @@
-"""tools/sprt.py: the figures fastchess printed for the same pentanomial counts, runs added up,
+"""tools/measure/sprt.py: the figures fastchess printed for the same pentanomial counts, runs added up,
 and one clear line for input it cannot use."""
 
 import math
@@ -10,11 +10,11 @@ import tempfile
 import unittest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-sys.path.insert(0, os.path.join(ROOT, "tools"))
+sys.path.insert(0, os.path.join(ROOT, "tools", "measure"))
 
 import sprt  # noqa: E402
 
-SCRIPT = os.path.join(ROOT, "tools", "sprt.py")
+SCRIPT = os.path.join(ROOT, "tools", "measure", "sprt.py")
 
 # What fastchess 1.x printed at the end of four of the project's matches (pentanomial counts,
 # its SPRT bounds; Elo, its error, nElo, its error, LLR).

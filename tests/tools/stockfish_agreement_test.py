@@ -1,4 +1,4 @@
-"""tools/stockfish_agreement.py without Stockfish: the score conversion matches the shards'
+"""tools/measure/stockfish_agreement.py without Stockfish: the score conversion matches the shards'
 (datagen/shard.cpp), the held-out positions are the split's, malformed lines are skipped
 with a line naming them, and a hit is a move with the best labelled value (mates tie), as in
 train.py's action accuracy. A scripted engine stands in for Stockfish."""
@@ -12,7 +12,7 @@ import tempfile
 import unittest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-sys.path.insert(0, os.path.join(ROOT, "tools"))
+sys.path.insert(0, os.path.join(ROOT, "tools", "measure"))
 import stockfish_agreement  # noqa: E402
 
 # Two positions of sf15-d7-001 in the 3% held-out split, and two outside it.

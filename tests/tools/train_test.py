@@ -1,4 +1,4 @@
-"""tools/train.py's GPU-scale pieces without a GPU: the vectorised move gathering of
+"""tools/train/train.py's GPU-scale pieces without a GPU: the vectorised move gathering of
 batches.Batches.make against the per-row loop it replaced, --keep-best's choice of weights,
 held-out games (--held-out-shards) kept out of training, and validation logs holding numpy floats (numpy 2 scalars, which json cannot write by itself).
 Needs torch and numpy (python3-torch); exits 77, which CTest counts as skipped, without them."""
@@ -12,7 +12,7 @@ import types
 import unittest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-sys.path.insert(0, os.path.join(ROOT, "tools"))
+sys.path.insert(0, os.path.join(ROOT, "tools", "train"))
 try:
     import numpy as np
     import torch

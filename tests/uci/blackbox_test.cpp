@@ -90,7 +90,7 @@ std::string signature(const std::string& out) {
 // `bench` typed in the loop is `avocet bench` with the playing net: the same signature.
 TEST(BlackBox, BenchInTheLoopGivesTheSubcommandsSignature) {
   const std::string net = testing::data_path("tiny_house.safetensors");
-  EngineProcess subcommand({"bench", "--weights", net});
+  EngineProcess subcommand({"bench", "--EvalFile", net});
   const std::string expected = signature(subcommand.read_until("Nodes/second", 60000));
   ASSERT_NE(expected, "");
   EngineProcess engine({"--EvalFile=" + net});

@@ -20,7 +20,7 @@
 namespace avocet::uci {
 namespace {
 
-search::EvaluatorFactory material() {
+engine::EvaluatorFactory material() {
   return [] { return std::make_unique<nn::MaterialEvaluator>(); };
 }
 
@@ -1145,7 +1145,7 @@ TEST(UciLoop, IsReadyAllocatesTheHashTable) {
   EXPECT_EQ(s.loop.engine().hash_megabytes(), 0u);
   s.send("uci");
   s.send("isready");
-  EXPECT_EQ(s.loop.engine().hash_megabytes(), size_t(search::EngineOptions{}.hash_mb));
+  EXPECT_EQ(s.loop.engine().hash_megabytes(), size_t(engine::EngineOptions{}.hash_mb));
   s.send("setoption name Hash value 2");
   s.send("isready");
   EXPECT_EQ(s.loop.engine().hash_megabytes(), 2u);

@@ -18,7 +18,7 @@ plan="${LABEL_PLAN:-$repo/tools/data/label-plan.txt}"
 mkdir -p "$root/bin"
 root="$(cd "$root" && pwd)"
 
-[ -x "$repo/build/avocet" ] || nice -n 19 "$repo/tools/build.sh"
+[ -x "$repo/build/avocet" ] || nice -n 19 "$repo/tools/build/build.sh"
 commit="$(git -C "$repo" rev-parse --short HEAD)"
 avocet="$root/bin/avocet-$commit"
 [ -x "$avocet" ] || cp "$repo/build/avocet" "$avocet"

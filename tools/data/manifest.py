@@ -14,7 +14,7 @@ exactly those lines, and tools/data/prepare.py reads no further. Files from else
 shared sf-annotations, say) are listed with --external, with no recipe of their own.
 
 Standard library only. Example:
-    tools/data/manifest.py /work/data/labels \\
+    tools/data/manifest.py DATA/labels \\
         --external ../shared/data/sf-annotations/sf15-d7-00{1,2,3,4}.tsv.xz
 """
 

@@ -4,7 +4,7 @@
 For each file of the manifest it reads exactly the bytes the manifest hashed, and refuses a
 file whose hash no longer matches (a file rewritten rather than grown). Labeller files hold
 whole games in order: each recipe's games are split by a hash of the game's first position
-(tools/split_games.py), so the same games stay held out however far the files grow, and
+(tools/data/split_games.py), so the same games stay held out however far the files grow, and
 are never trained on. A recipe folder named judge-* (a set labelled the expensive way, to
 compare recipes by) is held out whole. Files listed with --external (shuffled positions, no
 games) go to training whole; train.py's split by position hash validates them.
@@ -15,7 +15,7 @@ then train with `train.py --shards OUT/train --held-out-shards OUT/held-out --ma
 OUT/manifest.json`.
 
 Standard library only. Example:
-    tools/data/prepare.py /work/data/labels/manifest.json -o /work/data/staged \\
+    tools/data/prepare.py DATA/labels/manifest.json -o DATA/staged \\
         --avocet build/avocet
 """
 
@@ -28,8 +28,7 @@ import shutil
 import subprocess
 import sys
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-import split_games  # noqa: E402
+import split_games
 
 
 def read_hashed(entry, root):

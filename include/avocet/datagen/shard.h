@@ -2,13 +2,13 @@
 //
 //   file    = "AVOSHRD2" (8 bytes), uint32 header length, JSON header, then records
 //   header  = {"square_features": [[name, values], ...], "move_features": [...]}: the
-//             feature groups of chess/features.h, in the order their bytes follow
+//             feature groups of chess/tactical_features.h, in the order their bytes follow
 //   record  = 77 token bytes (ChessBench tokenizer, never mirrored; the trainer mirrors)
 //             64 x S square-feature bytes, in token order (a8, b8, ..., h1)
 //             uint8 n, then n x { uint16 action index, float32 win probability,
 //                                 M move-feature bytes } little-endian
 //
-// Features are the side to move's view (chess/features.h), so mirroring a record only
+// Features are the side to move's view (chess/tactical_features.h), so mirroring a record only
 // reorders its squares. Version 1 files ("AVOSHRD1": no header, no features) still read.
 //
 // The win probability is the side to move's, after the move: Stockfish's centipawns through
@@ -23,8 +23,8 @@
 #include <string_view>
 #include <vector>
 
-#include "avocet/chess/features.h"
 #include "avocet/chess/position.h"
+#include "avocet/chess/tactical_features.h"
 #include "avocet/nn/tokenizer.h"
 
 namespace avocet::datagen {

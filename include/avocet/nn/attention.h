@@ -5,14 +5,10 @@
 // result written to out [tokens, d]. Both strides are in floats. The AttentionTerms a net
 // may add (network.h's AttentionPosition) are described below.
 //
-// Four implementations compute it: attention_reference (Eigen, every CPU; the fp32 precision
-// always runs it), attention_avx512 (four queries at a time: their scores against K^T held in
-// registers, a vectorised exp, and the weighted sum of V normalised once at the end; relative
-// terms only over each query's 8 x 8 window of offsets), which the reduced precisions run where
-// the CPU has AVX-512, and attention_avx512_bf16 (the same with both products in bf16), which
-// int8 runs instead where the CPU has AVX-512 BF16 and the net allows it (bf16 does not: it
-// promises values within 0.01 of fp32, nn/transformer.cpp), and attention_avx2 (two queries'
-// scores at a time through L1, no relative terms), which they run where the CPU has AVX2 but no
+// attention_reference below computes it with Eigen on every CPU, and the fp32 precision always
+// runs it. Three kernels compute the same for the reduced precisions (nn/transformer.cpp picks
+// one per call): attention_avx512 and its bf16 variant (nn/kernels/attention_avx512.h) where the
+// CPU has AVX-512, attention_avx2 (nn/kernels/attention_avx2.h) where it has AVX2 but no
 // AVX-512. Tests compare each kernel with the reference by normalised error.
 #pragma once
 
@@ -62,27 +58,5 @@ struct HeadRange {
 void attention_reference(const float* qkv, int qkv_stride, int tokens, int d, int heads,
                          const AttentionTerms& terms, float* out, int out_stride,
                          HeadRange range = {});
-void attention_avx512(const float* qkv, int qkv_stride, int tokens, int d, int heads,
-                      const AttentionTerms& terms, float* out, int out_stride,
-                      HeadRange range = {});
-
-// attention_avx512 with both products in bf16 (vdpbf16ps: twice the multiply-adds per
-// instruction): Q, K, V and the softmax weights rounded to bf16, the softmax itself in fp32.
-// No relative terms, and head_size a multiple of 32.
-void attention_avx512_bf16(const float* qkv, int qkv_stride, int tokens, int d, int heads,
-                           const AttentionTerms& terms, float* out, int out_stride,
-                           HeadRange range = {});
-bool attention_avx512_bf16_supported(int tokens, int head_size, const AttentionTerms& terms);
-
-// Whether attention_avx512 runs here and handles `tokens` (at most kMaxAvx512Tokens, which keep
-// a query's scores in registers).
-inline constexpr int kMaxAvx512Tokens = 128;
-bool attention_avx512_supported(int tokens);
-
-// attention_avx2 (nn/attention_avx2.cpp): any number of tokens, heads of a multiple of 8
-// columns, no relative terms (no shipped net has them; the reference computes them).
-void attention_avx2(const float* qkv, int qkv_stride, int tokens, int d, int heads,
-                    const AttentionTerms& terms, float* out, int out_stride, HeadRange range = {});
-bool attention_avx2_supported(int head_size, const AttentionTerms& terms);
 
 }  // namespace avocet::nn

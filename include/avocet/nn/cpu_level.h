@@ -1,7 +1,7 @@
 // The x86-64 instruction-set levels the network's kernels are chosen by, and a ceiling on them
 // for tests. Every kernel that needs more than the baseline is compiled with a target attribute
-// and chosen at run time where the CPU has its instructions (nn/precision.h, bf16_gemm.h,
-// int8_gemm.h, attention.h, swiglu.h), so one binary runs on every x86-64 CPU and takes another
+// and chosen at run time where the CPU has its instructions (nn/precision.h and the headers
+// of nn/kernels/), so one binary runs on every x86-64 CPU and takes another
 // code path on each level. A test machine has one level; limit_cpu_level lets its tests run the
 // paths that CPUs with less take (on a CPU with AVX-512 VNNI but no BF16, for one, int8 runs the
 // products a net names in int8_bf16 in fp32, with Eigen).

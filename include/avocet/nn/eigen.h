@@ -1,4 +1,4 @@
-// Eigen's dense core, as every file of Avocet includes it (nn/transformer.h's Matrix, the
+// Eigen's dense core, as every file of Avocet includes it (nn/matrix.h's Matrix, the
 // kernels' references).
 //
 // With AVX-512 (-march=icelake-server, or native on such a CPU), gcc 12 warns that the `__Y` of
@@ -7,7 +7,7 @@
 // would make it an error in whichever of our functions it is inlined into. gcc honours a
 // pragma at any location of the inlining chain, so ignoring the warning around Eigen's headers
 // silences those reports and no others: a maybe-uninitialized variable of our own still fails
-// a -Werror build. Include Eigen through this header only; tools/test.sh compiles the library
+// a -Werror build. Include Eigen through this header only; tools/build/test.sh compiles the library
 // for several -march targets with -Werror, which finds a file that does not.
 #pragma once
 

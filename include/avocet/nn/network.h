@@ -29,7 +29,7 @@ struct NetworkConfig {
   int head_dim = 0;     // house: width of the move head's hidden layer
   bool mirror = false;  // house: Black to move is seen as White (board flipped)
   // house: the feature groups used (indices into kSquareFeatureGroups / kMoveFeatureGroups
-  // of chess/features.h), from the metadata keys "square_features" and "move_features".
+  // of chess/tactical_features.h), from the metadata keys "square_features" and "move_features".
   std::vector<int> square_groups, move_groups;
   AttentionPosition attention_position = AttentionPosition::Absolute;
   Int8Bf16Products int8_bf16 = kDefaultInt8Bf16;  // metadata "int8_bf16" (nn/transformer.h)

@@ -1,9 +1,9 @@
 // The arithmetic the trunk's matrix products run in, chosen once when a network is loaded
 // (Network::load): the backend seam of nn/. Fp32 is the reference (Eigen); Bf16 rounds
 // weights and activations to bfloat16 and accumulates in fp32 with AVX-512 BF16's
-// vdpbf16ps (nn/bf16_gemm.h), about twice the products per cycle; Int8 quantizes weights per
-// output channel and activations per token and sums exactly in int32 with AVX-512 VNNI's
-// vpdpbusd or AVX2's vpmaddwd (nn/int8_gemm.h). Everything between the products (LayerNorm,
+// vdpbf16ps (nn/kernels/bf16_gemm.h), about twice the products per cycle; Int8 quantizes weights
+// per output channel and activations per token and sums exactly in int32 with AVX-512 VNNI's
+// vpdpbusd or AVX2's vpmaddwd (nn/kernels/int8_gemm.h). Everything between the products (LayerNorm,
 // attention softmax, residuals, the head) stays fp32 whatever the precision.
 #pragma once
 

@@ -2,8 +2,8 @@
 // token embedding x sqrt(d) + learned positions, L pre-LayerNorm blocks (multi-head
 // self-attention without biases or mask, then a SwiGLU MLP W3(silu(W1 x) * W2 x) without
 // biases), and a final LayerNorm. The four matrix products of each block run in the
-// network's precision (nn/precision.h): Eigen in fp32, the bf16 kernels of bf16_gemm.h, or
-// the int8 kernels of int8_gemm.h.
+// network's precision (nn/precision.h): Eigen in fp32, the bf16 kernels of kernels/bf16_gemm.h, or
+// the int8 kernels of kernels/int8_gemm.h.
 #pragma once
 
 #include <array>
@@ -12,22 +12,19 @@
 #include <string_view>
 #include <vector>
 
-#include "avocet/nn/eigen.h"
+#include "avocet/nn/matrix.h"
 #include "avocet/nn/precision.h"
 
 namespace avocet::nn {
-
-using Matrix = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
-using Vector = Eigen::Matrix<float, 1, Eigen::Dynamic, Eigen::RowMajor>;
 
 inline constexpr float kLayerNormEpsilon = 1e-5f;
 
 class HelperThread;  // nn/helper_thread.h
 namespace bf16 {
-struct PackedWeights;  // nn/bf16_gemm.h
+struct PackedWeights;  // nn/kernels/bf16_gemm.h
 }
 namespace int8 {
-struct PackedWeights;  // nn/int8_gemm.h
+struct PackedWeights;  // nn/kernels/int8_gemm.h
 }
 
 // A weight W [out, in] applied as y (+)= x W^T (PyTorch's Linear without bias). `weight` is
@@ -56,8 +53,8 @@ inline constexpr std::array<std::string_view, 4> kTrunkProductNames = {"qkv", "o
                                                                        "down"};
 // Which products (by TrunkProduct) Precision int8 runs in bf16 where its kernel is the 8-bit
 // one (AVX-512 VNNI) and the CPU has AVX-512 BF16, in fp32 on VNNI CPUs without it; the AVX2
-// kernel, whose levels are finer than bf16's, runs all four (nn/int8_gemm.h). A net names them in
-// its metadata "int8_bf16", chosen when it was adopted by its agreement with fp32
+// kernel, whose levels are finer than bf16's, runs all four (nn/kernels/int8_gemm.h). A net names
+// them in its metadata "int8_bf16", chosen when it was adopted by its agreement with fp32
 // (src/nn/README.md#int8); a net without that key runs qkv in bf16, the choice the nets shipped
 // before the key were checked with (v21 needs it; v26 names it).
 using Int8Bf16Products = std::array<bool, 4>;

@@ -1,13 +1,14 @@
 // The UCI command loop: translates protocol lines into Engine calls and Engine reports into
-// `info` / `bestmove` lines. The Engine holds all the state; the loop holds only the streams. Every
-// error is reported as one `info string error: ...` line; the loop never throws and the state stays
-// as it was before the bad line. Every `go` gets exactly one `bestmove`, a `go` with a bad
+// `info` / `bestmove` lines. The Engine holds all the state; the loop holds only the streams.
+// Every problem is reported as one `info string error: ...` line (refused, nothing changed) or
+// `info string ERROR: ...` (the engine plays on with less); the loop never throws and the state
+// stays as it was before the bad line. Every `go` gets exactly one `bestmove`, a `go` with a bad
 // parameter included (see on_go).
 //
 // Some lines must reach a log even where a GUI hides info strings (python-chess drops them
 // during its handshake, so lichess-bot would report a misspelt option as "configuration OK"):
-// every setoption error, and an `EvalFile` that cannot be loaded (`info string ERROR: ...`),
-// go to stdout and to stderr both.
+// every setoption error, and every `ERROR:` line when it happens, go to stdout and to stderr
+// both.
 //
 // What the options set up (the net that plays, the Syzygy tables found) is reported in
 // answer to `uci`, before `uciok`, or else before the next `go` searches: python-chess
@@ -25,8 +26,7 @@
 #include <vector>
 
 #include "avocet/chess/game.h"
-#include "avocet/search/engine.h"
-#include "avocet/uci/options.h"
+#include "avocet/engine/engine.h"
 
 namespace avocet::nn {
 class Network;
@@ -38,20 +38,22 @@ class UciLoop {
  public:
   // Plays with the default (embedded) network, or EvalFile; tests pass their own evaluator.
   // `err` receives the diagnostics that must reach a log even when a GUI hides info strings.
-  explicit UciLoop(std::ostream& out, search::EvaluatorFactory evaluator = nullptr,
+  explicit UciLoop(std::ostream& out, engine::EvaluatorFactory evaluator = nullptr,
                    std::string evaluator_name = "", std::ostream& err = std::cerr);
   ~UciLoop();
 
   // Handles one line; returns false after `quit`.
   bool handle_line(std::string_view line);
-  // `setoption name <name> value <value>`, also for the `--Name=value` arguments.
-  void set_option(const std::string& name, const std::string& value);
+  // `setoption name <name> value <value>`, also for the `--Name=value` arguments. False when
+  // the option was refused or its effect failed (the error line is printed); the engine then
+  // keeps what it had, or plays on with the net it names.
+  bool set_option(const std::string& name, const std::string& value);
   // Reads lines until `quit` or end of input, which acts as `quit` (as in Stockfish): a
   // running search stops and prints its bestmove, even one held by `infinite` or `ponder`.
   void run(std::istream& in);
 
   const Game& game() const { return engine_.game(); }
-  const search::Engine& engine() const { return engine_; }
+  const engine::Engine& engine() const { return engine_; }
   // Blocks until the current search has printed its bestmove (for tests).
   void wait_for_search() { engine_.wait(); }
   // An option's current value as UCI text; "" for an unknown name.
@@ -64,7 +66,7 @@ class UciLoop {
   void on_go(const std::vector<std::string_view>& words);
   void on_go_perft(const std::vector<std::string_view>& words);
   // Hands a checked request to the engine, with callbacks that print its info and bestmove.
-  void start_search(const search::GoRequest& request);
+  void start_search(const engine::GoRequest& request);
   void on_setoption(const std::vector<std::string_view>& words);
   void on_display();
   // Commands people type, as in Stockfish; they answer in plain lines on stdout.
@@ -80,25 +82,32 @@ class UciLoop {
   // Prints what the engine set up and was not reported yet (Engine::take_reports); with
   // `name_net`, the playing net whether it was named before or not.
   void print_reports(bool name_net);
-  // `info string ERROR: EvalFile: ...; keeping ...` for a net that could not be loaded.
-  static std::string network_error_line(const search::NetworkLoadError& e);
   // Loads the embedded net if none plays yet; false (and an error line) if it cannot.
   bool ensure_network();
+  // A protocol line (or lines), whole, under the output lock.
   void print(const std::string& text);
+  // Bad news, one line each (src/DESIGN.md#error-channels). Refused: `info string error: ...`,
+  // the line was refused and nothing changed. Degraded: `info string ERROR: ...`, the engine
+  // plays on with less than it was asked (another net, missing tables).
+  // The message quotes what was sent and is made printable (cut to 240 characters); `kept`, what
+  // the engine plays on with, follows it whole.
+  enum class Problem { Refused, Degraded };
+  static std::string problem_line(Problem problem, std::string_view message,
+                                  std::string_view kept = {});
+  // Prints problem_line on stdout and, with `log`, on stderr too: what must reach a log where a
+  // GUI hides info strings (every setoption error, and each Degraded line when it happens).
+  void report(Problem problem, std::string_view message, bool log, std::string_view kept = {});
+  // A refused command: report(Refused, message, false).
   void error(std::string_view message);
-  // A setoption error: `info string error: ...` on stdout and stderr.
-  void option_error(std::string_view message);
-  // An `info string ERROR: ...` line a GUI must not hide: on stdout and stderr both.
-  void report_error_line(const std::string& line);
   // `wdl_material`: the root's material for the WDL model, or nullopt without UCI_ShowWDL;
   // `chess960`: castling written as king takes rook.
-  void print_info(const search::SearchInfo& info, int multipv, std::optional<int> wdl_material,
+  void print_info(const engine::SearchInfo& info, int multipv, std::optional<int> wdl_material,
                   bool chess960);
 
   std::ostream& out_;
   std::ostream& err_;
   std::mutex out_mutex_;
-  search::Engine engine_;
+  engine::Engine engine_;
 };
 
 // Splits a line on blanks (spaces, tabs, carriage returns).

@@ -1,0 +1,493 @@
+#include "avocet/engine/engine.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cassert>
+#include <cmath>
+#include <stdexcept>
+#include <utility>
+
+#include "avocet/chess/movegen.h"
+#include "avocet/engine/move_values.h"
+#include "avocet/nn/default_net.h"
+#include "avocet/nn/network.h"
+#include "avocet/search/argmax_policy.h"
+#include "avocet/search/tablebase_root.h"
+
+namespace avocet::engine {
+
+using search::allocate_time;
+using search::best_group;
+using search::IterationReport;
+using search::kDraw;
+using search::Limits;
+using search::mating_value;
+using search::rank_root_moves;
+using search::RootLine;
+using search::sample_line;
+using search::score_moves;
+using search::ScoredMove;
+using search::Searcher;
+using search::SearchProgress;
+using search::strength_level;
+using search::tablebase_value;
+using search::TablebaseMove;
+using search::TablebaseSettings;
+using search::TimeBudget;
+
+std::shared_ptr<const syzygy::Tablebases> open_readable_tablebases(const std::string& path) {
+  auto tables = std::make_shared<const syzygy::Tablebases>(path);
+  if (!tables->errors().empty()) throw std::invalid_argument(tables->errors().front());
+  if (tables->table_count() == 0)
+    throw std::invalid_argument(fmt::format("no Syzygy tables in '{}'", path));
+  return tables;
+}
+
+Engine::Engine(EvaluatorFactory factory, std::string evaluator_name, ErrorSink on_error)
+    : factory_(std::move(factory)),
+      evaluator_name_(std::move(evaluator_name)),
+      on_error_(std::move(on_error)),
+      table_(0) {}  // sized by a Hash option, prepare() or the first go
+
+Engine::~Engine() {
+  stop();
+  wait();
+}
+
+// ---- options ---------------------------------------------------------------------------
+
+void Engine::configure(const Settings& next) {
+  wait();
+  // A new Hash is allocated here, so that a failure reaches the option that asked for it;
+  // other values leave an unsized table to prepare() or the first go.
+  if (next.engine.hash_mb != settings_.engine.hash_mb) table_.resize(size_t(next.engine.hash_mb));
+  // The values with a resource behind them change only through their own calls.
+  Settings kept = next;
+  kept.eval_file = settings_.eval_file;
+  kept.precision = settings_.precision;
+  kept.syzygy_path = settings_.syzygy_path;
+  settings_ = std::move(kept);
+}
+
+void Engine::load_network(const std::string& file, nn::Precision precision) {
+  if (!nn::precision_supported(precision))
+    throw std::invalid_argument(std::string(nn::unsupported_reason(precision)));
+  wait();
+  std::shared_ptr<const nn::Network> net;
+  try {
+    net = file == kEmbeddedNet ? nn::default_network(precision)
+                               : nn::Network::load_file(file, precision);
+  } catch (const std::exception& e) {
+    // The engine plays on with the net it has, or else the embedded one (what the next go
+    // would load): the message names it. It is repeated before the next search, since GUIs
+    // send their options right after uciok, where a line is easily lost.
+    if (!has_network()) {
+      try {
+        use_network(nn::default_network(settings_.precision), std::string(kEmbeddedNet));
+      } catch (const std::exception&) {
+      }
+    }
+    net_failure_ = NetworkLoadError(e.what(), current_net());
+    throw *net_failure_;
+  }
+  use_network(std::move(net), file);
+  settings_.eval_file = file;
+  settings_.precision = precision;
+  net_failure_.reset();  // superseded: the net the user asked for plays
+}
+
+void Engine::open_tablebases(const std::string& path) {
+  wait();
+  if (path == kNoTablebases) {
+    tablebases_.reset();
+    tables_report_.reset();
+    settings_.syzygy_path = path;
+    return;
+  }
+  // Problems found while scanning are reported at once; those found later (a table that turns
+  // out corrupt at its first probe) as they come, from the search thread.
+  auto live = std::make_shared<std::atomic<bool>>(false);
+  auto tables = std::make_shared<const syzygy::Tablebases>(
+      path, [sink = on_error_, live](const std::string& message) {
+        if (*live && sink) sink(message);
+      });
+  if (on_error_)
+    for (const std::string& message : tables->errors()) on_error_(message);
+  tables_report_ = fmt::format("found {} tables ({} WDL, {} DTZ) in {}", tables->table_count(),
+                               tables->wdl_count(), tables->dtz_count(), path);
+  *live = true;
+  tablebases_ = std::move(tables);
+  settings_.syzygy_path = path;
+}
+
+void Engine::set_tablebases(std::shared_ptr<const syzygy::Tablebases> tables) {
+  wait();
+  tablebases_ = std::move(tables);
+}
+
+void Engine::clear_hash() {
+  wait();
+  table_.clear();
+}
+
+// ---- the network -----------------------------------------------------------------------
+
+void Engine::use_network(std::shared_ptr<const nn::Network> net, const std::string& file) {
+  evaluator_name_ = net->description();
+  factory_ = [net] { return nn::make_evaluator(net); };
+  net_file_ = file;
+  net_reported_ = false;
+  table_.clear();  // cached network outputs belong to the old net
+}
+
+void Engine::ensure_network() {
+  if (has_network()) return;
+  try {
+    use_network(nn::default_network(settings_.precision), std::string(kEmbeddedNet));
+  } catch (const std::exception& e) {
+    throw std::runtime_error(fmt::format("no network: {} (set EvalFile)", e.what()));
+  }
+}
+
+std::string Engine::current_net() const {
+  if (!has_network()) return "no network";
+  if (net_file_ == kEmbeddedNet) return "the embedded net " + evaluator_name_;
+  if (net_file_.empty()) return evaluator_name_;
+  return fmt::format("{} (from {})", evaluator_name_, net_file_);
+}
+
+EngineReports Engine::take_reports(bool name_net) {
+  EngineReports reports;
+  if (has_network() && (name_net || !net_reported_))
+    reports.lines.push_back("net " + evaluator_name_);
+  net_reported_ = net_reported_ || has_network();
+  if (tables_report_) reports.lines.push_back(*std::exchange(tables_report_, std::nullopt));
+  reports.net_failure = std::exchange(net_failure_, std::nullopt);
+  return reports;
+}
+
+void Engine::prepare() {
+  if (searching()) return;  // isready during a search: the search has what it needs
+  ensure_network();
+  if (table_.megabytes() != size_t(settings_.engine.hash_mb)) {
+    try {
+      table_.resize(size_t(settings_.engine.hash_mb));
+    } catch (const std::runtime_error&) {
+      // go plays on with the minimal table: every go must end in a bestmove.
+    }
+  }
+}
+
+// ---- threads -------------------------------------------------------------------------
+
+ThreadPlan thread_plan(int threads) {
+  const int searching = (std::max(1, threads) + 1) / 2;
+  return {searching, std::max(1, threads) - searching};
+}
+
+// ---- the game --------------------------------------------------------------------------
+
+void Engine::new_game() {
+  wait();
+  table_.clear();
+  set_game(Game());
+}
+
+void Engine::set_game(Game game) {
+  game_ = std::move(game);
+  has_position_ = true;
+}
+
+std::string Engine::move_values_report() {
+  // The network runs on this thread: not beside a search, which owns the evaluators.
+  if (searching()) throw std::runtime_error("a search is running (send stop first)");
+  ensure_network();
+  const TablebaseSettings tables{tablebases_.get(), settings_.engine.syzygy_probe_limit,
+                                 settings_.engine.syzygy_50_move_rule};
+  const std::unique_ptr<nn::Evaluator> evaluator = factory_();
+  return engine::move_values_report(evaluator_name_, game_, *evaluator, tables);
+}
+
+// ---- searching -------------------------------------------------------------------------
+
+bool Engine::searching() const {
+  std::lock_guard lock(mutex_);
+  return running_;
+}
+
+void Engine::go(const GoRequest& request, EngineCallbacks callbacks) {
+  wait();
+  assert(has_position() && has_network() && "go: the caller checks the position and the net");
+  prepare();
+  // Everything the search reads is set here, before its thread starts, so that a stop
+  // arriving at once is never overwritten.
+  searched_game_ = game_;
+  start_ = std::chrono::steady_clock::now();
+  const EngineOptions& options = settings_.engine;
+  const TimeBudget budget = allocate_time(request.clock, searched_game_.position().side_to_move(),
+                                          options.move_overhead_ms);
+  control_.stop = false;
+  control_.nodes = 0;
+  control_.tbhits = 0;
+  control_.node_limit = request.nodes.value_or(UINT64_MAX);
+  if (options.limit_strength)
+    control_.node_limit = std::min(control_.node_limit, strength_level(options.elo).nodes);
+  control_.pondering = request.ponder;
+  control_.deadline_ns = 0;
+  control_.split_work = thread_plan(options.threads).searching > 1;
+  if (budget.hard && !request.infinite) control_.set_deadline(start_ + *budget.hard);
+  {
+    std::lock_guard lock(mutex_);
+    running_ = true;
+    hold_ = request.infinite || request.ponder;
+    pending_hard_ = budget.hard;
+  }
+  thread_ = std::thread(&Engine::run_search, this, request, budget, std::move(callbacks));
+}
+
+void Engine::stop() {
+  control_.stop = true;
+  release_hold();
+}
+
+void Engine::ponderhit() {
+  // The opponent played the expected move: the clock now runs, from this moment.
+  {
+    std::lock_guard lock(mutex_);
+    if (pending_hard_) control_.set_deadline(std::chrono::steady_clock::now() + *pending_hard_);
+  }
+  control_.pondering = false;
+  release_hold();
+}
+
+void Engine::release_hold() {
+  std::lock_guard lock(mutex_);
+  hold_ = false;
+  released_.notify_all();
+}
+
+void Engine::wait() {
+  if (thread_.joinable()) thread_.join();
+}
+
+namespace {
+
+// The tables' view of the root: every legal move ranked (empty when they do not cover it),
+// restricted to `searchmoves` when given.
+std::vector<TablebaseMove> tablebase_root(const Position& pos, const syzygy::Tablebases* tables,
+                                          const EngineOptions& options,
+                                          const std::vector<Move>& searchmoves) {
+  if (!tables || !has_legal_move(pos)) return {};
+  std::vector<TablebaseMove> ranked = rank_root_moves(
+      pos, pos.halfmove_clock(), *tables, options.syzygy_50_move_rule, options.syzygy_probe_limit);
+  if (!searchmoves.empty())
+    std::erase_if(ranked, [&](const TablebaseMove& t) {
+      return std::find(searchmoves.begin(), searchmoves.end(), t.move) == searchmoves.end();
+    });
+  return ranked;
+}
+
+// Reported lines show the tables' values for the root moves they rank, best first.
+void rescore_by_tables(IterationReport& report, const std::vector<TablebaseMove>& ranked) {
+  if (ranked.empty()) return;
+  for (RootLine& line : report.lines) {
+    const auto it = std::find_if(ranked.begin(), ranked.end(),
+                                 [&](const TablebaseMove& t) { return t.move == line.move; });
+    if (it == ranked.end()) continue;
+    line.tablebase_wdl = value(it->wdl);
+    // rank_root_moves has applied the 50-move rule to the result already.
+    line.value = tablebase_value(it->wdl, std::abs(it->dtz.value_or(1)), true);
+  }
+  std::stable_sort(report.lines.begin(), report.lines.end(),
+                   [](const RootLine& a, const RootLine& b) { return a.value > b.value; });
+}
+
+// A won tablebase position plays the shortest win to the next zeroing move at once: the
+// network cannot be trusted to convert.
+IterationReport tablebase_win(const TablebaseMove& best, uint64_t tbhits) {
+  IterationReport result;
+  result.iterations = result.depth = result.seldepth = 1;
+  result.nodes = 1;
+  result.tbhits = tbhits;
+  result.lines.push_back({best.move, 0.0f, {best.move}, {}});
+  return result;
+}
+
+// Argmax mode: every allowed move by the net's value, no search.
+IterationReport argmax_report(const Game& game, nn::Evaluator& evaluator,
+                              const std::vector<Move>& searchmoves, uint64_t tbhits) {
+  const std::vector<ScoredMove> scored = score_moves(game, evaluator);
+  IterationReport result;
+  result.iterations = result.depth = result.seldepth = 1;
+  result.nodes = 1;
+  result.tbhits = tbhits;
+  for (const ScoredMove& s : scored) {
+    if (!searchmoves.empty() &&
+        std::find(searchmoves.begin(), searchmoves.end(), s.move) == searchmoves.end())
+      continue;
+    // The rules score a mating move 1: a mate at ply 1 in the search's scale, which reports
+    // as `mate 1` (1 itself would read as a mate in 0 plies).
+    const float value = s.win_probability >= 1.0f ? mating_value(1) : s.win_probability;
+    result.lines.push_back({s.move, value, {s.move}, {}, s.win_probability});
+  }
+  if (result.lines.empty()) result.lines.push_back({scored.front().move, kDraw, {}, {}});
+  return result;
+}
+
+}  // namespace
+
+IterationReport Engine::search_tree(const GoRequest& request, const TimeBudget& budget,
+                                    const std::function<void(const IterationReport&)>& report,
+                                    std::function<void(const SearchProgress&)> progress) {
+  Limits limits;
+  limits.depth = request.depth;
+  limits.iterations = request.iterations;
+  limits.mate = request.mate;
+  limits.searchmoves = request.searchmoves;
+  if (budget.soft && !request.infinite) limits.soft_deadline = start_ + *budget.soft;
+  limits.start = start_;
+
+  const EngineOptions& options = settings_.engine;
+  const TablebaseSettings tables{tablebases_.get(), options.syzygy_probe_limit,
+                                 options.syzygy_50_move_rule};
+  // Helper threads search the same iterations through the shared table (lazy SMP), each
+  // thread leaving the children another is expanding to the end (control_.split_work), so
+  // that they split a node's moves instead of evaluating the same positions. Search thread i
+  // evaluates on two threads when i < plan.split_evaluations (see ThreadPlan).
+  const ThreadPlan plan = thread_plan(options.threads);
+  const auto evaluator_for = [this, plan](int i) {
+    auto evaluator = factory_();
+    evaluator->set_threads(i < plan.split_evaluations ? 2 : 1);
+    return evaluator;
+  };
+  std::vector<std::thread> helpers;
+  for (int i = 1; i < plan.searching; ++i) {
+    helpers.emplace_back([this, tables, i, &evaluator_for] {
+      const auto evaluator = evaluator_for(i);
+      Searcher helper(*evaluator, table_, settings_.engine.params, control_, 1, tables);
+      helper.run(searched_game_, Limits{}, nullptr);
+    });
+  }
+  const auto evaluator = evaluator_for(0);
+  // A limited strength chooses among all root moves, so each needs its exact value.
+  const int multipv = options.limit_strength ? int(MoveList::kCapacity) : options.multipv;
+  Searcher searcher(*evaluator, table_, options.params, control_, multipv, tables);
+  IterationReport result = searcher.run(searched_game_, limits, report, std::move(progress));
+  control_.stop = true;
+  for (auto& h : helpers) h.join();
+  if (result.iterations == 0) {
+    result.tbhits = control_.tbhits.load();
+    report(result);
+  }
+  return result;
+}
+
+void Engine::run_search(GoRequest request, TimeBudget budget, EngineCallbacks callbacks) {
+  const std::vector<TablebaseMove> ranked = tablebase_root(
+      searched_game_.position(), tablebases_.get(), settings_.engine, request.searchmoves);
+  control_.tbhits = ranked.size();
+  using Clock = std::chrono::steady_clock;
+  Clock::time_point last_line = start_;  // of an iteration's report or a progress line
+  // What the last report said: the best move comes after a report of the final figures.
+  std::optional<std::pair<uint64_t, Move>> reported;  // its nodes and first move
+  const auto report = [&](const IterationReport& iteration) {
+    if (!callbacks.on_info) return;
+    reported = {iteration.nodes, iteration.lines.empty() ? Move() : iteration.lines.front().move};
+    last_line = Clock::now();
+    const double seconds = std::chrono::duration<double>(last_line - start_).count();
+    SearchInfo info{iteration, seconds, table_.hashfull()};
+    rescore_by_tables(info.report, ranked);
+    callbacks.on_info(info);
+  };
+  Move shown_currmove;
+  const auto progress = [&](const SearchProgress& now_at) {
+    const Clock::time_point now = Clock::now();
+    const bool currmove = now - start_ >= kCurrmoveAfter && now_at.currmove != shown_currmove;
+    if (!currmove && now - last_line < kProgressEvery) return;
+    last_line = now;
+    if (currmove) shown_currmove = now_at.currmove;
+    callbacks.on_progress(
+        {now_at, currmove, std::chrono::duration<double>(now - start_).count(), table_.hashfull()});
+  };
+
+  // The tables decide the root: only the moves that keep the best result are searched.
+  const std::vector<TablebaseMove> best = best_group(ranked);
+  IterationReport result;
+  if (!best.empty() && best.front().wdl == syzygy::Wdl::Win && best.front().dtz) {
+    result = tablebase_win(best.front(), control_.tbhits.load());
+    report(result);
+  } else if (has_legal_move(searched_game_.position())) {
+    if (!best.empty()) {
+      request.searchmoves.clear();
+      for (const TablebaseMove& t : best) request.searchmoves.push_back(t.move);
+    }
+    if (settings_.engine.mode == Mode::Argmax) {
+      result =
+          argmax_report(searched_game_, *factory_(), request.searchmoves, control_.tbhits.load());
+      report(result);
+    } else {
+      result = search_tree(
+          request, budget, report,
+          callbacks.on_progress ? progress : std::function<void(const SearchProgress&)>());
+    }
+    if (settings_.engine.limit_strength) play_at_level(result);
+    // The best move follows a report of the search's final figures: the nodes of an iteration
+    // that a limit cut short (and the time it stopped), or a limited strength's choice of
+    // line. A report that says it all already is not repeated.
+    if (!result.lines.empty() && reported != std::pair{result.nodes, result.lines.front().move})
+      report(result);
+  }
+  report_best_move(result, callbacks);
+}
+
+void Engine::play_at_level(IterationReport& result) {
+  if (result.lines.empty()) return;
+  const double temperature = strength_level(settings_.engine.elo).temperature;
+  // Only values of one iteration compare: a move the cut iteration did not reach keeps the
+  // shallower value of the iteration before, often above what searching it would show (the
+  // net is optimistic about the moves it likes), and would be drawn for that.
+  const std::span<const RootLine> comparable(result.lines.data(),
+                                             std::min(result.lines.size(), result.exact_lines));
+  const size_t chosen = sample_line(comparable, temperature, random_);
+  std::rotate(result.lines.begin(), result.lines.begin() + long(chosen),
+              result.lines.begin() + long(chosen) + 1);
+}
+
+Move Engine::expected_reply(Move best) {
+  if (best.is_none() || !factory_) return Move();
+  Game after = searched_game_;
+  after.play(best);
+  const MoveList replies = legal_moves(after.position());
+  if (replies.size() == 0) return Move();
+  const auto hit = table_.probe_result(after.position().key());
+  if (hit && !hit->best.is_none() && replies.contains(hit->best)) return hit->best;
+  // One network pass, as in argmax mode: a GUI that ponders needs some move to think on.
+  const auto evaluator = factory_();
+  return score_moves(after, *evaluator).front().move;
+}
+
+void Engine::report_best_move(const IterationReport& result, const EngineCallbacks& callbacks) {
+  // In infinite or ponder mode the best move waits for stop or ponderhit.
+  {
+    std::unique_lock lock(mutex_);
+    released_.wait(lock, [&] { return !hold_; });
+  }
+  Move best, ponder;
+  if (!result.lines.empty()) {
+    best = result.lines.front().move;
+    const std::vector<Move>& pv = result.lines.front().pv;
+    if (pv.size() > 1)
+      ponder = pv[1];
+    else if (callbacks.on_bestmove)
+      ponder = expected_reply(best);
+  }
+  {
+    std::lock_guard lock(mutex_);
+    running_ = false;
+  }
+  if (callbacks.on_root_moves) callbacks.on_root_moves(result);
+  if (callbacks.on_bestmove) callbacks.on_bestmove(best, ponder);
+}
+
+}  // namespace avocet::engine

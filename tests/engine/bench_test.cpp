@@ -1,0 +1,33 @@
+// The bench's signature on the material evaluator: reproducible, and moved by the search
+// parameters it is given (`avocet bench --set`), so that a change behind an option has a
+// count of its own.
+#include "avocet/engine/bench.h"
+
+#include <gtest/gtest.h>
+
+#include <memory>
+
+#include "avocet/nn/material_evaluator.h"
+
+namespace avocet::engine {
+namespace {
+
+uint64_t bench_nodes(const search::SearchParameters& params) {
+  const EvaluatorFactory material = [] { return std::make_unique<nn::MaterialEvaluator>(); };
+  return run_bench(material, "material", 6, nullptr, params).nodes;
+}
+
+TEST(Bench, CountIsReproducibleAndFollowsTheParameters) {
+  const uint64_t defaults = bench_nodes({});
+  EXPECT_GT(defaults, 10u);
+  EXPECT_EQ(bench_nodes({}), defaults);
+  search::SearchParameters wider;
+  wider.policy_temperature = 0.09;
+  EXPECT_NE(bench_nodes(wider), defaults);
+  search::SearchParameters fewer_extensions;
+  fewer_extensions.forcing_extensions = 0;
+  EXPECT_NE(bench_nodes(fewer_extensions), defaults);
+}
+
+}  // namespace
+}  // namespace avocet::engine

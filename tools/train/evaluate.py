@@ -1,0 +1,55 @@
+#!/usr/bin/env python3
+"""Action accuracy and Kendall tau of an exported network on held-out labelled positions.
+
+Held-out = the validation split by position hash that train.py uses (same
+--validation-percent), reported per data set (shard name without its counter), or every
+position of the given shards with --all.
+
+Example:
+    /usr/bin/python3 tools/train/evaluate.py --weights weights/avocet-house.safetensors \\
+        --shards /data/shards --positions 10000
+"""
+
+import os
+
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+
+import argparse
+import sys
+
+import numpy as np
+import torch
+
+import reference_model
+import shards as shard_io
+from batches import Batches
+from metrics import validate_sets
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--weights", required=True)
+    parser.add_argument("--shards", nargs="+", required=True)
+    parser.add_argument("--validation-percent", type=int, default=3)
+    parser.add_argument("--all", action="store_true", help="every position, not the split")
+    parser.add_argument("--positions", type=int, default=10000, help="per data set")
+    parser.add_argument("--threads", type=int, default=1)
+    args = parser.parse_args()
+    torch.set_num_threads(args.threads)
+
+    model = reference_model.load(args.weights)
+    if model.family != "house":
+        sys.exit("evaluate.py scores house networks")
+    data = shard_io.load_shards(args.shards)
+    chosen = (np.ones(len(data), bool) if args.all else
+              shard_io.validation_mask(data.tokens, args.validation_percent))
+    sets = {name: np.flatnonzero(chosen & (data.sources == i))[: args.positions]
+            for i, name in enumerate(data.source_names)}
+    batches = Batches(data, model.mirror, torch.device("cpu"))
+    print(f"{args.weights}:", end="")
+    validate_sets(model, batches, sets, model.config["bins"], torch.device("cpu"))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
