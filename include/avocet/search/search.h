@@ -194,7 +194,6 @@ class Searcher {
   size_t search_root(const Position& pos, std::vector<RootLine>& lines);
   // Exact value of a position from the rules alone, if any (for its side to move).
   std::optional<float> rule_value(const Position& pos, int ply, const MoveList& moves) const;
-  bool is_repetition(const Position& pos) const;
   // The tables' value of a position reached by a zeroing move, if they cover it.
   std::optional<float> tablebase_value(const Position& pos, int ply) const;
   // Q(s, a) for every move, as the network gives it (through the table's cache).
