@@ -102,7 +102,7 @@ void PuctTree::keep_subtree(uint32_t index) {
 // ---- the search
 
 PuctSearcher::PuctSearcher(nn::Evaluator& evaluator, TranspositionTable& table, PuctTree& tree,
-                           const PuctParameters& params, SearchControl& control, int multipv,
+                           const SearchParameters& params, SearchControl& control, int multipv,
                            TablebaseSettings tablebases)
     : evaluator_(evaluator),
       table_(table),

@@ -26,7 +26,7 @@ struct Puct {
   IterationReport run(const Game& game, uint64_t nodes, Limits limits = {}) {
     SearchControl control;
     control.node_limit = nodes;
-    PuctSearcher searcher(evaluator, table, tree, PuctParameters{}, control);
+    PuctSearcher searcher(evaluator, table, tree, SearchParameters{}, control);
     IterationReport report =
         searcher.run(game, limits, [this](const IterationReport& r) { reports.push_back(r); });
     nodes_used = control.nodes.load();

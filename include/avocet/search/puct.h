@@ -37,22 +37,6 @@
 
 namespace avocet::search {
 
-struct PuctParameters {
-  // c(N) = cpuct + cpuct_factor * ln((N + cpuct_base) / cpuct_base). Leela's defaults (2.15,
-  // 18368, 2.82 for its Q in [-1, 1]) halved for values in [0, 1]; to be tuned by games.
-  double cpuct = 1.075;
-  double cpuct_base = 18368;
-  double cpuct_factor = 1.41;
-  // The temperature of the priors' softmax over the network's values.
-  double prior_temperature = 0.06;
-  // A visited move's value: (1 - blend) * the mean of the values backed up through it
-  // + blend * its minimax value over the tree (the best line's leaf, as the probability-limited
-  // search backs values up). The mean is robust to one bad leaf evaluation; the minimax value
-  // follows the small differences between moves in a won position that the mean averages away
-  // (king and queen against king). 0 is AlphaZero's mean alone.
-  double minimax_blend = 0.5;
-};
-
 // The search tree, kept between searches so that the subtree of the position reached is reused.
 // Its memory is bounded (set_capacity); a search whose tree is full stops, as Leela's does at its
 // RAM limit.
@@ -115,7 +99,7 @@ class PuctTree {
 class PuctSearcher {
  public:
   PuctSearcher(nn::Evaluator& evaluator, TranspositionTable& table, PuctTree& tree,
-               const PuctParameters& params, SearchControl& control, int multipv = 1,
+               const SearchParameters& params, SearchControl& control, int multipv = 1,
                TablebaseSettings tablebases = {});
 
   // Playouts from the game's current position until a limit or a stop. The report's lines are
@@ -161,7 +145,7 @@ class PuctSearcher {
   nn::Evaluator& evaluator_;
   TranspositionTable& table_;
   PuctTree& tree_;
-  PuctParameters params_;
+  SearchParameters params_;
   SearchControl& control_;
   int multipv_;
   TablebaseSettings tablebases_;
