@@ -23,12 +23,14 @@ using search::IterationReport;
 using search::kDraw;
 using search::Limits;
 using search::mating_value;
+using search::PuctSearcher;
 using search::rank_root_moves;
 using search::RootLine;
 using search::sample_line;
 using search::score_moves;
 using search::ScoredMove;
 using search::Searcher;
+using search::SearchMode;
 using search::SearchProgress;
 using search::strength_level;
 using search::tablebase_value;
@@ -62,6 +64,7 @@ void Engine::configure(const Settings& next) {
   // A new Hash is allocated here, so that a failure reaches the option that asked for it;
   // other values leave an unsized table to prepare() or the first go.
   if (next.engine.hash_mb != settings_.engine.hash_mb) table_.resize(size_t(next.engine.hash_mb));
+  puct_tree_.set_capacity(size_t(next.engine.hash_mb) << 20);
   // The values with a resource behind them change only through their own calls.
   Settings kept = next;
   kept.eval_file = settings_.eval_file;
@@ -129,6 +132,7 @@ void Engine::set_tablebases(std::shared_ptr<const syzygy::Tablebases> tables) {
 void Engine::clear_hash() {
   wait();
   table_.clear();
+  puct_tree_.clear();
 }
 
 // ---- the network -----------------------------------------------------------------------
@@ -139,6 +143,7 @@ void Engine::use_network(std::shared_ptr<const nn::Network> net, const std::stri
   net_file_ = file;
   net_reported_ = false;
   table_.clear();  // cached network outputs belong to the old net
+  puct_tree_.clear();
 }
 
 void Engine::ensure_network() {
@@ -191,6 +196,7 @@ ThreadPlan thread_plan(int threads) {
 void Engine::new_game() {
   wait();
   table_.clear();
+  puct_tree_.clear();
   set_game(Game());
 }
 
@@ -355,6 +361,19 @@ IterationReport Engine::search_tree(const GoRequest& request, const TimeBudget& 
   // thread leaving the children another is expanding to the end (control_.split_work), so
   // that they split a node's moves instead of evaluating the same positions. Search thread i
   // evaluates on two threads when i < plan.split_evaluations (see ThreadPlan).
+  // A limited strength chooses among all root moves, so each needs its exact value.
+  const int multipv = options.limit_strength ? int(MoveList::kCapacity) : options.multipv;
+  if (options.params.mode == SearchMode::Puct) {
+    // One tree, one search thread; Threads 2 or more split each evaluation over two threads,
+    // and the threads beyond two wait (gathering leaves with virtual loss is still to come).
+    const auto evaluator = factory_();
+    evaluator->set_threads(options.threads >= 2 ? 2 : 1);
+    PuctSearcher searcher(*evaluator, table_, puct_tree_, options.params, control_, multipv,
+                          tables);
+    IterationReport result = searcher.run(searched_game_, limits, report, std::move(progress));
+    if (result.iterations == 0) report(result);
+    return result;
+  }
   const ThreadPlan plan = thread_plan(options.threads);
   const auto evaluator_for = [this, plan](int i) {
     auto evaluator = factory_();
@@ -370,8 +389,6 @@ IterationReport Engine::search_tree(const GoRequest& request, const TimeBudget& 
     });
   }
   const auto evaluator = evaluator_for(0);
-  // A limited strength chooses among all root moves, so each needs its exact value.
-  const int multipv = options.limit_strength ? int(MoveList::kCapacity) : options.multipv;
   Searcher searcher(*evaluator, table_, options.params, control_, multipv, tables);
   IterationReport result = searcher.run(searched_game_, limits, report, std::move(progress));
   control_.stop = true;

@@ -66,10 +66,10 @@ OptionSpec engine_spin(std::string_view name, int min, int max, int EngineOption
 // A fraction of SearchParameters, as a spin in 1/per_unit (UCI has no real type): the
 // temperature 0.06 is PolicyTemperature 60 in thousandths.
 OptionSpec parameter_spin(std::string_view name, int max, double search::SearchParameters::*field,
-                          int per_unit, std::string_view help) {
+                          int per_unit, std::string_view help, int min = 1) {
   return {.name = name,
           .type = T::Spin,
-          .min = 1,
+          .min = min,
           .max = max,
           .help = help,
           .apply = configure,
@@ -168,6 +168,32 @@ OptionSpec precision_combo() {
       .check = check_precision};
 }
 
+// SearchMode's values, in the order `uci` lists them.
+constexpr std::pair<std::string_view, search::SearchMode> kSearchModes[] = {
+    {"probability", search::SearchMode::Probability},
+    {"puct", search::SearchMode::Puct},
+};
+
+OptionSpec search_mode_combo() {
+  std::vector<std::string_view> names;
+  for (const auto& [name, mode] : kSearchModes) names.push_back(name);
+  return {
+      .name = "SearchMode",
+      .type = T::Combo,
+      .vars = names,
+      .help = "the tree search of Mode search: probability (Giraffe's) or puct",
+      .apply = configure,
+      .read =
+          [](const Settings& s) {
+            for (const auto& [name, mode] : kSearchModes)
+              if (mode == s.engine.params.mode) return std::string(name);
+            throw std::logic_error("SearchMode: a SearchMode without a name");
+          },
+      .write = [](Settings& s,
+                  const OptionValue& v) { s.engine.params.mode = kSearchModes[v.number].second; },
+      .search_parameter = true};
+}
+
 OptionSpec mode_combo() {
   std::vector<std::string_view> names;
   for (const auto& [name, mode] : kModes) names.push_back(name);
@@ -231,6 +257,17 @@ std::vector<OptionSpec> make_specs() {
                       "forcing moves below theta expanded per line"),
       parameter_count("ForcingReach", 1, 1 << 20, &SearchParameters::forcing_reach,
                       "a forcing move is expanded down to probability theta / ForcingReach"),
+      search_mode_combo(),
+      parameter_spin("CPuct", 10000, &SearchParameters::cpuct, 1000,
+                     "PUCT: exploration constant, x1000"),
+      parameter_spin("CPuctBase", 1 << 24, &SearchParameters::cpuct_base, 1,
+                     "PUCT: visits over which the exploration grows by CPuctFactor"),
+      parameter_spin("CPuctFactor", 10000, &SearchParameters::cpuct_factor, 1000,
+                     "PUCT: growth of the exploration, x1000", 0),
+      parameter_spin("PriorTemperature", 1000, &SearchParameters::prior_temperature, 1000,
+                     "PUCT: softmax temperature of the priors over Q, x1000"),
+      parameter_spin("MinimaxBlend", 100, &SearchParameters::minimax_blend, 100,
+                     "PUCT: share of a move's minimax value in its value, x100", 0),
   };
 }
 

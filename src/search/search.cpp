@@ -7,6 +7,7 @@
 
 #include "avocet/chess/exchange.h"
 #include "avocet/chess/movegen.h"
+#include "avocet/search/rules.h"
 #include "avocet/syzygy/tablebase.h"
 
 namespace avocet::search {
@@ -27,20 +28,6 @@ bool SearchControl::should_stop() const {
   const auto now = std::chrono::steady_clock::now().time_since_epoch();
   return std::chrono::duration_cast<std::chrono::nanoseconds>(now).count() >= deadline;
 }
-
-namespace {
-
-// pi(a|s): softmax of Q / temperature.
-void policy(std::span<const float> values, double temperature, std::span<float> out) {
-  const float best = *std::max_element(values.begin(), values.end());
-  float sum = 0;
-  for (size_t i = 0; i < values.size(); ++i)
-    sum += out[i] = std::exp(float((values[i] - best) / temperature));
-  assert(sum >= 1.0f && "policy: the best move's term alone is 1");
-  for (float& p : out) p /= sum;
-}
-
-}  // namespace
 
 Searcher::Searcher(nn::Evaluator& evaluator, TranspositionTable& table,
                    const SearchParameters& params, SearchControl& control, int multipv,
@@ -63,27 +50,14 @@ bool is_repetition_draw(std::span<const uint64_t> earlier, size_t first_after_ro
   return false;
 }
 
-bool Searcher::is_repetition(const Position& pos) const {
-  // keys_ ends with the parent.
-  return is_repetition_draw(keys_, root_index_ + 1, pos.key(), pos.halfmove_clock());
-}
-
 std::optional<float> Searcher::rule_value(const Position& pos, int ply,
                                           const MoveList& moves) const {
-  if (moves.empty()) return pos.in_check() ? mated_value(ply) : kDraw;
-  if (pos.halfmove_clock() >= 100 || is_insufficient_material(pos) || is_repetition(pos))
-    return 0.5f;
-  return std::nullopt;
+  // keys_ ends with the parent.
+  return search::rule_value(pos, ply, moves, keys_, root_index_ + 1);
 }
 
 std::optional<float> Searcher::tablebase_value(const Position& pos, int ply) const {
-  const syzygy::Tablebases* tables = tablebases_.tables;
-  if (!tables || pos.halfmove_clock() != 0 || !tables->covers(pos, tablebases_.probe_limit))
-    return std::nullopt;
-  const auto wdl = tables->probe_wdl(pos);
-  if (!wdl) return std::nullopt;
-  control_.tbhits.fetch_add(1, std::memory_order_relaxed);
-  return search::tablebase_value(*wdl, ply, tablebases_.rule50);
+  return tablebase_value_after_zeroing(pos, ply, tablebases_, control_.tbhits);
 }
 
 float damp_by_rule50(float value, int halfmove_clock_after) {
@@ -91,21 +65,8 @@ float damp_by_rule50(float value, int halfmove_clock_after) {
 }
 
 void Searcher::network_values(const Position& pos, const MoveList& moves, std::span<float> values) {
-  const std::span<const Move> list(moves.begin(), moves.size());
-  if (table_.probe_values(pos.key(), list, values)) return;
-  evaluator_.evaluate(pos, list, values);
-  assert(std::all_of(values.begin(), values.end(), is_value) && "network: Q outside [0, 1]");
-  table_.store_values(pos.key(), list, values);
+  search::network_values(evaluator_, table_, pos, moves, values);
 }
-
-namespace {
-
-float damped_value(const Position& pos, Move m, float value) {
-  const bool resets = type_of(pos.piece_on(m.from())) == PieceType::Pawn || pos.is_capture(m);
-  return damp_by_rule50(value, resets ? 0 : pos.halfmove_clock() + 1);
-}
-
-}  // namespace
 
 float Searcher::leaf_value(const Position& pos, Move move, const Position& child,
                            double probability, float q, float alpha, float beta, int ply,
@@ -164,7 +125,8 @@ float Searcher::search(const Position& pos, double probability, float alpha, flo
   std::array<float, MoveList::kCapacity> q, pi;
   network_values(pos, moves, {q.data(), moves.size()});
   // pi comes from the net's own values; the damping only changes what a move is worth.
-  policy({q.data(), moves.size()}, params_.policy_temperature, {pi.data(), moves.size()});
+  move_probabilities({q.data(), moves.size()}, params_.policy_temperature,
+                     {pi.data(), moves.size()});
   for (size_t i = 0; i < moves.size(); ++i) q[i] = damped_value(pos, moves[i], q[i]);
   std::array<int, MoveList::kCapacity> order;
   std::iota(order.begin(), order.begin() + moves.size(), 0);
@@ -226,7 +188,7 @@ size_t Searcher::search_root(const Position& pos, std::vector<RootLine>& lines) 
   std::vector<float> q(lines.size()), pi(lines.size());
   for (size_t i = 0; i < lines.size(); ++i)
     q[i] = q_all[std::find(all.begin(), all.end(), lines[i].move) - all.begin()];
-  policy(q, params_.policy_temperature, pi);
+  move_probabilities(q, params_.policy_temperature, pi);
   for (size_t i = 0; i < lines.size(); ++i) q[i] = damped_value(pos, lines[i].move, q[i]);
 
   std::vector<float> values;
@@ -294,7 +256,7 @@ std::vector<RootLine> Searcher::root_lines(const Position& root,
   std::vector<float> values(lines.size()), priors(lines.size());
   for (size_t i = 0; i < lines.size(); ++i)
     values[i] = q[size_t(std::find(all.begin(), all.end(), lines[i].move) - all.begin())];
-  policy(values, params_.policy_temperature, priors);
+  move_probabilities(values, params_.policy_temperature, priors);
   for (size_t i = 0; i < lines.size(); ++i) {
     lines[i].value = lines[i].net_value = values[i];
     lines[i].prior = priors[i];
@@ -366,7 +328,7 @@ IterationReport Searcher::run(const Game& game, const Limits& limits,
   {
     std::vector<float> q(lines.size()), pi(lines.size());
     for (size_t i = 0; i < lines.size(); ++i) q[i] = lines[i].value;
-    policy(q, params_.policy_temperature, pi);
+    move_probabilities(q, params_.policy_temperature, pi);
     theta_ = std::min(params_.initial_threshold, double(*std::max_element(pi.begin(), pi.end())));
   }
   const auto search_start = std::chrono::steady_clock::now();

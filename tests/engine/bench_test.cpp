@@ -8,6 +8,7 @@
 #include <memory>
 
 #include "avocet/nn/material_evaluator.h"
+#include "avocet/search/puct.h"
 
 namespace avocet::engine {
 namespace {
@@ -27,6 +28,18 @@ TEST(Bench, CountIsReproducibleAndFollowsTheParameters) {
   search::SearchParameters fewer_extensions;
   fewer_extensions.forcing_extensions = 0;
   EXPECT_NE(bench_nodes(fewer_extensions), defaults);
+}
+
+// `bench --set SearchMode=puct`: a count of its own, the same every time. Each position gets the
+// root's pass and the playouts of 6 iterations (8 << 5), fewer where the solver ends it early.
+TEST(Bench, PuctHasItsOwnReproducibleCount) {
+  search::SearchParameters puct;
+  puct.mode = search::SearchMode::Puct;
+  const uint64_t count = bench_nodes(puct);
+  EXPECT_EQ(bench_nodes(puct), count);
+  EXPECT_NE(count, bench_nodes({}));
+  EXPECT_LE(count, 10 * (1 + search::PuctSearcher::playouts_for_iterations(6)));
+  EXPECT_GT(count, 5 * (1 + search::PuctSearcher::playouts_for_iterations(6)));
 }
 
 }  // namespace

@@ -7,6 +7,7 @@
 #include <memory>
 #include <utility>
 
+#include "avocet/chess/movegen.h"
 #include "avocet/nn/material_evaluator.h"
 
 namespace avocet::engine {
@@ -34,6 +35,40 @@ TEST(Engine, HashTableIsSizedOnceByTheOptionsOrTheFirstGo) {
   fresh.go(request, {});
   fresh.wait();
   EXPECT_EQ(fresh.hash_megabytes(), size_t(EngineOptions{}.hash_mb));
+}
+
+// SearchMode puct through the engine: every best move is legal in the position searched, as the
+// game goes on (its tree kept), after a position that does not continue the tree's game, and
+// after a new game; Threads 2 splits its evaluations.
+TEST(Engine, PuctPlaysOnlyLegalMovesAsTheGameGoesOn) {
+  Engine engine([] { return std::make_unique<nn::MaterialEvaluator>(); }, "material");
+  Settings settings = engine.settings();
+  settings.engine.params.mode = search::SearchMode::Puct;
+  settings.engine.threads = 2;
+  settings.engine.hash_mb = 8;
+  engine.configure(settings);
+  const auto play = [&engine](const Game& game) {
+    engine.set_game(game);
+    Move best;
+    EngineCallbacks callbacks;
+    callbacks.on_bestmove = [&best](Move m, Move) { best = m; };
+    GoRequest request;
+    request.nodes = 150;
+    engine.go(request, std::move(callbacks));
+    engine.wait();
+    return best;
+  };
+  Game game;
+  for (int ply = 0; ply < 40 && game.termination() == Termination::None; ++ply) {
+    const Move best = play(game);
+    ASSERT_TRUE(legal_moves(game.position()).contains(best)) << ply;
+    game.play(best);
+  }
+  // Another game than the tree's, then a new game.
+  const Game other(Position::from_fen("8/8/8/4k3/8/8/8/KQ6 w - - 0 1"));
+  EXPECT_TRUE(legal_moves(other.position()).contains(play(other)));
+  engine.new_game();
+  EXPECT_TRUE(legal_moves(Position::start()).contains(play(Game())));
 }
 
 TEST(ThreadPlan, ThreadsPairUpOnEvaluationsAndAnOddOneSearchesAlone) {

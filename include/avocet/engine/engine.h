@@ -20,6 +20,7 @@
 #include "avocet/chess/game.h"
 #include "avocet/nn/evaluator.h"
 #include "avocet/nn/precision.h"
+#include "avocet/search/puct.h"
 #include "avocet/search/search.h"
 #include "avocet/search/strength.h"
 #include "avocet/search/time_manager.h"
@@ -248,6 +249,9 @@ class Engine {
   bool has_position_ = true;
   Game searched_game_;  // the search thread's copy: `position` may come during a search
   search::TranspositionTable table_;
+  // SearchMode puct's tree, kept between moves; cleared with the table (a new game, Clear Hash,
+  // another net), and bounded by Hash as the table is.
+  search::PuctTree puct_tree_;
   search::SearchControl control_;
   std::thread thread_;
 

@@ -33,7 +33,12 @@ class Tablebases;
 
 namespace avocet::search {
 
+// Which tree search plays (UCI option SearchMode): this file's probability-limited search, or
+// PUCT (puct.h).
+enum class SearchMode { Probability, Puct };
+
 struct SearchParameters {
+  SearchMode mode = SearchMode::Probability;
   double policy_temperature = 0.06;  // softmax temperature over Q for pi(a|s)
   double initial_threshold = 0.25;   // theta of the first iteration
   double threshold_factor = 0.5;     // theta multiplier per iteration
@@ -43,6 +48,21 @@ struct SearchParameters {
   // check or a winning capture that the net judged from the parent alone.
   int forcing_extensions = 2;
   int forcing_reach = 16;
+
+  // PUCT (puct.h). The exploration c(N) = cpuct + cpuct_factor * ln((N + cpuct_base) /
+  // cpuct_base): Leela's defaults (2.15, 18368, 2.82 for its Q in [-1, 1]) halved for values in
+  // [0, 1]; to be tuned by games.
+  double cpuct = 1.075;
+  double cpuct_base = 18368;
+  double cpuct_factor = 1.41;
+  // The temperature of the priors' softmax over the network's values.
+  double prior_temperature = 0.06;
+  // A visited move's value: (1 - blend) * the mean of the values backed up through it
+  // + blend * its minimax value over the tree (the best line's leaf, as the probability-limited
+  // search backs values up). The mean is robust to one bad leaf evaluation; the minimax value
+  // follows the small differences between moves in a won position that the mean averages away
+  // (king and queen against king). 0 is AlphaZero's mean alone.
+  double minimax_blend = 0.5;
 };
 
 // Where and how the search probes the tables: after a zeroing move (capture or pawn move),
@@ -194,7 +214,6 @@ class Searcher {
   size_t search_root(const Position& pos, std::vector<RootLine>& lines);
   // Exact value of a position from the rules alone, if any (for its side to move).
   std::optional<float> rule_value(const Position& pos, int ply, const MoveList& moves) const;
-  bool is_repetition(const Position& pos) const;
   // The tables' value of a position reached by a zeroing move, if they cover it.
   std::optional<float> tablebase_value(const Position& pos, int ply) const;
   // Q(s, a) for every move, as the network gives it (through the table's cache).

@@ -4,8 +4,10 @@
 // option; buckets are guarded by striped locks so search threads can share it.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <atomic>
+#include <cmath>
 #include <cstdint>
 #include <memory>
 #include <mutex>
@@ -37,6 +39,12 @@ class TranspositionTable {
   void resize(size_t megabytes);
   size_t megabytes() const { return megabytes_; }
   void clear();
+
+  // A win probability as the table keeps it (16 bits): what probe_values gives for a value
+  // store_values was given.
+  static float as_stored(float value) {
+    return float(std::lround(std::clamp(value, 0.0f, 1.0f) * 65535.0f)) / 65535.0f;
+  }
 
   // Cached win probabilities of `moves` (in that order) if present for `key`.
   bool probe_values(uint64_t key, std::span<const Move> moves, std::span<float> values) const;

@@ -1,0 +1,45 @@
+// What both searches know about a position besides their trees: the rules' exact results
+// (mate, stalemate, the 50-move rule, dead positions, repetitions), the tables' results after a
+// zeroing move, the network's values through the table's cache, the move probabilities pi(a|s) the
+// network's values give, and the 50-move damping of those values. The probability-limited search
+// (search.h) and PUCT (puct.h) share them, so the two score every exact result alike.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <optional>
+#include <span>
+
+#include "avocet/chess/move.h"
+#include "avocet/chess/movegen.h"
+#include "avocet/chess/position.h"
+#include "avocet/nn/evaluator.h"
+#include "avocet/search/search.h"
+#include "avocet/search/transposition_table.h"
+
+namespace avocet::search {
+
+// The exact value of `pos` for its side to move from the rules alone, `ply` plies from the
+// root, or nullopt: mated (mated_value(ply)), stalemate, the 50-move rule, a dead position or a
+// repetition (is_repetition_draw over `earlier`, which ends with the parent) are exact.
+// `moves` are pos's legal moves.
+std::optional<float> rule_value(const Position& pos, int ply, const MoveList& moves,
+                                std::span<const uint64_t> earlier, size_t first_after_root);
+
+// The tables' value of a position reached by a zeroing move (capture or pawn move), `ply` plies
+// from the root, if `tablebases` covers it; each probe that answers counts in `tbhits`.
+std::optional<float> tablebase_value_after_zeroing(const Position& pos, int ply,
+                                                   const TablebaseSettings& tablebases,
+                                                   std::atomic<uint64_t>& tbhits);
+
+// pi(a|s): the softmax of the values over `temperature`.
+void move_probabilities(std::span<const float> values, double temperature, std::span<float> out);
+
+// Q(s, a) for every move of `pos`, as the network gives it, through the table's cache.
+void network_values(nn::Evaluator& evaluator, TranspositionTable& table, const Position& pos,
+                    const MoveList& moves, std::span<float> values);
+
+// A move's network value with the 50-move damping (damp_by_rule50) for the clock it leaves.
+float damped_value(const Position& pos, Move m, float value);
+
+}  // namespace avocet::search

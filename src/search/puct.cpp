@@ -1,0 +1,442 @@
+#include "avocet/search/puct.h"
+
+#include <algorithm>
+#include <cassert>
+#include <cmath>
+
+#include "avocet/chess/movegen.h"
+#include "avocet/search/rules.h"
+#include "avocet/search/value.h"
+
+namespace avocet::search {
+
+namespace {
+
+constexpr float kUnknown = std::numeric_limits<float>::quiet_NaN();
+
+// A value for the side to move at a node, seen from its parent: the other side's, and an exact
+// result one ply further away (a mate in p plies from the child is a mate in p + 1 from the
+// parent). Draws and estimates only change sides.
+float seen_from_parent(float value) {
+  return is_mate_value(value) ? value_from_table(1.0f - value, 1) : 1.0f - value;
+}
+
+bool is_proven_win(float value) { return value > 0.5f && is_mate_value(value); }
+bool is_proven_loss(float value) { return value < 0.5f && is_mate_value(value); }
+
+// The iteration whose reports come first: 8 playouts.
+constexpr uint64_t kFirstIterationPlayouts = 8;
+
+}  // namespace
+
+// ---- the tree
+
+void PuctTree::clear() {
+  nodes_.clear();
+  edges_.clear();
+  root_moves_.clear();
+  root_key_ = 0;
+  searchmoves_.clear();
+}
+
+void PuctTree::set_capacity(size_t bytes) {
+  capacity_bytes_ = std::max(bytes, sizeof(Node) + MoveList::kCapacity * sizeof(Edge));
+}
+
+size_t PuctTree::bytes_needed(size_t extra_edges) const {
+  return (nodes_.size() + 1) * sizeof(Node) + (edges_.size() + extra_edges) * sizeof(Edge);
+}
+
+float PuctTree::proven_edge_value(const Edge& edge) const {
+  if (edge.child == 0) return kUnknown;
+  const float exact = nodes_[edge.child].exact;
+  return std::isnan(exact) ? kUnknown : seen_from_parent(exact);
+}
+
+void PuctTree::update_proof(Node& node) {
+  if (node.terminal) return;
+  float best = -1.0f;
+  bool all_proven = true;
+  for (uint32_t i = 0; i < node.edge_count; ++i) {
+    const float value = proven_edge_value(edges_[node.first_edge + i]);
+    if (std::isnan(value)) {
+      all_proven = false;
+      continue;
+    }
+    best = std::max(best, value);
+  }
+  // A win needs one winning move; anything else needs every move proven.
+  node.exact = is_proven_win(best) || (all_proven && node.edge_count > 0) ? best : kUnknown;
+}
+
+void PuctTree::keep_subtree(uint32_t index) {
+  std::vector<Node> nodes;
+  std::vector<Edge> edges;
+  // Breadth first: a node comes before its children, so the proofs can be recomputed
+  // children first by walking the new nodes backwards.
+  std::vector<uint32_t> order{index};
+  for (size_t next = 0; next < order.size(); ++next) {
+    Node node = nodes_[order[next]];
+    const uint32_t first = node.first_edge;
+    node.first_edge = uint32_t(edges.size());
+    for (uint32_t i = 0; i < node.edge_count; ++i) {
+      Edge edge = edges_[first + i];
+      if (edge.child != 0) {
+        const Node& child = nodes_[edge.child];
+        if (child.terminal && child.by_repetition) {
+          edge.child = 0;  // expanded again when next chosen, under the new path's rule
+        } else {
+          order.push_back(edge.child);
+          edge.child = uint32_t(order.size() - 1);
+        }
+      }
+      edges.push_back(edge);
+    }
+    nodes.push_back(node);
+  }
+  nodes_ = std::move(nodes);
+  edges_ = std::move(edges);
+  for (size_t i = nodes_.size(); i-- > 0;) update_proof(nodes_[i]);
+}
+
+// ---- the search
+
+PuctSearcher::PuctSearcher(nn::Evaluator& evaluator, TranspositionTable& table, PuctTree& tree,
+                           const SearchParameters& params, SearchControl& control, int multipv,
+                           TablebaseSettings tablebases)
+    : evaluator_(evaluator),
+      table_(table),
+      tree_(tree),
+      params_(params),
+      control_(control),
+      multipv_(std::max(1, multipv)),
+      tablebases_(tablebases) {}
+
+uint64_t PuctSearcher::playouts_for_iterations(int iterations) {
+  assert(iterations >= 1 && iterations < 58);
+  return kFirstIterationPlayouts << (iterations - 1);
+}
+
+float PuctSearcher::add_edges(Node& node, const Position& pos, const MoveList& moves,
+                              const std::vector<Move>& only) {
+  std::array<float, MoveList::kCapacity> values;
+  network_values(evaluator_, table_, pos, moves, {values.data(), moves.size()});
+  // As the table keeps them, whether they came from it or from the net: a node expanded from
+  // the cache then gets the values a fresh one gets, and a kept tree matches a fresh search.
+  for (size_t i = 0; i < moves.size(); ++i) values[i] = TranspositionTable::as_stored(values[i]);
+  std::array<float, MoveList::kCapacity> kept_values;
+  std::array<Move, MoveList::kCapacity> kept;
+  size_t count = 0;
+  for (size_t i = 0; i < moves.size(); ++i) {
+    if (!only.empty() && std::find(only.begin(), only.end(), moves[i]) == only.end()) continue;
+    kept[count] = moves[i];
+    kept_values[count++] = values[i];
+  }
+  std::array<float, MoveList::kCapacity> priors;
+  move_probabilities({kept_values.data(), count}, params_.prior_temperature,
+                     {priors.data(), count});
+  node.first_edge = uint32_t(tree_.edges_.size());
+  node.edge_count = uint32_t(count);
+  float best = 0.0f;
+  for (size_t i = 0; i < count; ++i) {
+    Edge edge;
+    edge.move = kept[i];
+    edge.prior = priors[i];
+    edge.raw_net_value = kept_values[i];
+    edge.net_value = damped_value(pos, kept[i], kept_values[i]);
+    best = std::max(best, edge.net_value);
+    tree_.edges_.push_back(edge);
+  }
+  return best;
+}
+
+float PuctSearcher::expand(uint32_t index, const Position& pos) {
+  const MoveList moves = legal_moves(pos);
+  // keys_ ends with the parent. Values are relative to the node (ply 0).
+  std::optional<float> exact = rule_value(pos, 0, moves, keys_, root_index_ + 1);
+  const bool by_repetition =
+      exact && !moves.empty() && pos.halfmove_clock() < 100 && !is_insufficient_material(pos);
+  if (!exact) exact = tablebase_value_after_zeroing(pos, 0, tablebases_, control_.tbhits);
+  if (exact) {
+    Node& node = tree_.nodes_[index];
+    node.exact = *exact;
+    node.terminal = true;
+    node.by_repetition = by_repetition;
+    node.visits = 1;
+    return *exact;
+  }
+  Node node;
+  node.visits = 1;
+  const float value = add_edges(node, pos, moves, {});
+  tree_.nodes_[index] = node;
+  return value;
+}
+
+float PuctSearcher::edge_value(const Edge& edge) const {
+  const float proven = tree_.proven_edge_value(edge);
+  if (!std::isnan(proven)) return proven;
+  if (edge.visits == 0) return edge.net_value;
+  const double mean = edge.value_sum / edge.visits;
+  return float((1.0 - params_.minimax_blend) * mean + params_.minimax_blend * edge.minimax);
+}
+
+float PuctSearcher::best_edge_value(const Node& node) const {
+  if (!std::isnan(node.exact)) return node.exact;
+  float best = 0.0f;
+  for (uint32_t i = 0; i < node.edge_count; ++i)
+    best = std::max(best, edge_value(tree_.edges_[node.first_edge + i]));
+  return best;
+}
+
+size_t PuctSearcher::select(const Node& node) const {
+  const double visits = node.visits;
+  const double c = params_.cpuct + params_.cpuct_factor *
+                                       std::log((visits + params_.cpuct_base) / params_.cpuct_base);
+  const double scale = c * std::sqrt(visits);
+  size_t best = 0;
+  double best_score = -1e300;
+  for (uint32_t i = 0; i < node.edge_count; ++i) {
+    const Edge& edge = tree_.edges_[node.first_edge + i];
+    const double score = edge_value(edge) + scale * edge.prior / (1.0 + edge.visits);
+    if (score > best_score) {
+      best_score = score;
+      best = i;
+    }
+  }
+  return best;
+}
+
+bool PuctSearcher::playout(const Position& root) {
+  Position pos = root;
+  keys_.resize(root_index_);
+  keys_.push_back(root.key());
+  path_.clear();
+  uint32_t index = 0;
+  float value = 0;  // for the side to move at the playout's last node
+  for (;;) {
+    Node& node = tree_.nodes_[index];
+    if (!std::isnan(node.exact)) {  // the rules', the tables' or a proof: nothing to expand
+      value = node.exact;
+      ++node.visits;
+      break;
+    }
+    const uint32_t e = node.first_edge + uint32_t(select(node));
+    if (path_.empty()) {
+      progress_.currmove = tree_.edges_[e].move;
+      progress_.currmovenumber = int(e - node.first_edge) + 1;
+    }
+    path_.push_back({index, e});
+    pos.play(tree_.edges_[e].move);
+    const uint32_t child = tree_.edges_[e].child;
+    if (child == 0) {
+      if (tree_.bytes_needed(MoveList::kCapacity) > tree_.capacity_bytes_) return false;
+      const uint32_t created = uint32_t(tree_.nodes_.size());
+      tree_.nodes_.emplace_back();  // `node` is not used beyond here
+      value = expand(created, pos);
+      tree_.edges_[e].child = created;
+      break;
+    }
+    index = child;
+    keys_.push_back(pos.key());
+  }
+  depth_sum_ += path_.size();
+  seldepth_ = std::max(seldepth_, int(path_.size()));
+  // The leaf's value for its side to move, and the best of its moves' (the same for a new
+  // node; for a known result, its exact value).
+  float minimax = value;
+  for (size_t i = path_.size(); i-- > 0;) {
+    value = 1.0f - value;  // now for the side to move at path_[i].node
+    Edge& edge = tree_.edges_[path_[i].edge];
+    ++edge.visits;
+    edge.value_sum += value;
+    edge.minimax = 1.0f - minimax;
+    Node& node = tree_.nodes_[path_[i].node];
+    ++node.visits;
+    tree_.update_proof(node);
+    minimax = best_edge_value(node);
+  }
+  if (on_progress_) {
+    progress_.nodes = control_.nodes.load(std::memory_order_relaxed);
+    on_progress_(progress_);
+  }
+  return true;
+}
+
+bool PuctSearcher::prepare_root(const Game& game, const std::vector<Move>& searchmoves) {
+  const Position& root = game.position();
+  const std::vector<Move>& moves = game.moves();
+  const std::vector<Move>& old = tree_.root_moves_;
+  bool reused = false;
+  if (!tree_.nodes_.empty() && searchmoves.empty() && tree_.searchmoves_.empty() &&
+      moves.size() >= old.size() && std::equal(old.begin(), old.end(), moves.begin())) {
+    Game back = game;
+    for (size_t i = old.size(); i < moves.size(); ++i) back.undo();
+    uint32_t index = 0;
+    bool found = back.position().key() == tree_.root_key_;
+    for (size_t i = old.size(); found && i < moves.size(); ++i) {
+      const Node& node = tree_.nodes_[index];
+      found = false;
+      for (uint32_t k = 0; k < node.edge_count; ++k) {
+        const Edge& edge = tree_.edges_[node.first_edge + k];
+        if (edge.move == moves[i] && edge.child != 0) {
+          index = edge.child;
+          found = true;
+          break;
+        }
+      }
+    }
+    if (found && !tree_.nodes_[index].terminal && tree_.nodes_[index].edge_count > 0) {
+      tree_.keep_subtree(index);
+      reused = true;
+    }
+  }
+  tree_.root_moves_ = moves;
+  tree_.root_key_ = root.key();
+  tree_.searchmoves_ = searchmoves;
+  if (reused) return true;
+
+  tree_.nodes_.clear();
+  tree_.edges_.clear();
+  // The root is expanded whatever the rules say of it (the game goes on from it), with its
+  // moves restricted to `searchmoves`. Its pass counts as a node, as every expansion does.
+  Node node;
+  node.visits = 1;
+  const MoveList legal = legal_moves(root);
+  control_.nodes.fetch_add(1, std::memory_order_relaxed);
+  add_edges(node, root, legal, searchmoves);
+  tree_.nodes_.push_back(node);
+  return node.edge_count > 0;
+}
+
+bool PuctSearcher::better_root_edge(const Edge& a, const Edge& b) const {
+  const float pa = tree_.proven_edge_value(a), pb = tree_.proven_edge_value(b);
+  const bool win_a = is_proven_win(pa), win_b = is_proven_win(pb);
+  if (win_a || win_b) return win_a && win_b ? pa > pb : win_a;
+  const bool loss_a = is_proven_loss(pa), loss_b = is_proven_loss(pb);
+  if (loss_a || loss_b) return loss_a && loss_b ? pa > pb : loss_b;
+  if (a.visits != b.visits) return a.visits > b.visits;
+  return edge_value(a) > edge_value(b);
+}
+
+std::vector<Move> PuctSearcher::principal_variation(uint32_t child, Move first) const {
+  std::vector<Move> pv{first};
+  for (uint32_t index = child; index != 0 && pv.size() < 32;) {
+    const Node& node = tree_.nodes_[index];
+    if (node.edge_count == 0) break;
+    const Edge* best = &tree_.edges_[node.first_edge];
+    for (uint32_t i = 1; i < node.edge_count; ++i) {
+      const Edge& edge = tree_.edges_[node.first_edge + i];
+      if (better_root_edge(edge, *best)) best = &edge;
+    }
+    if (best->visits == 0 && std::isnan(tree_.proven_edge_value(*best))) break;
+    pv.push_back(best->move);
+    index = best->child;
+  }
+  return pv;
+}
+
+IterationReport PuctSearcher::report(int iterations) const {
+  IterationReport report;
+  report.iterations = iterations;
+  report.nodes = control_.nodes.load();
+  report.tbhits = control_.tbhits.load();
+  const Node& node = tree_.nodes_[0];
+  std::vector<const Edge*> edges;
+  for (uint32_t i = 0; i < node.edge_count; ++i)
+    edges.push_back(&tree_.edges_[node.first_edge + i]);
+  std::stable_sort(edges.begin(), edges.end(),
+                   [this](const Edge* a, const Edge* b) { return better_root_edge(*a, *b); });
+  // The move played: among the moves with at least half the most visits, the best valued.
+  // Visits are the robust choice where the search has settled; where it has not (moves of
+  // nearly equal value, as in a won ending), the value decides, as in the other search.
+  if (!edges.empty() && std::isnan(tree_.proven_edge_value(*edges.front()))) {
+    auto chosen = edges.begin();
+    for (auto it = edges.begin() + 1; it != edges.end(); ++it)
+      if (2 * uint64_t((*it)->visits) >= edges.front()->visits &&
+          std::isnan(tree_.proven_edge_value(**it)) && edge_value(**it) > edge_value(**chosen))
+        chosen = it;
+    std::rotate(edges.begin(), chosen, chosen + 1);
+  }
+  for (const Edge* edge : edges) {
+    RootLine line;
+    line.move = edge->move;
+    line.value = edge_value(*edge);
+    line.pv = principal_variation(edge->child, edge->move);
+    line.net_value = edge->raw_net_value;
+    line.prior = edge->prior;
+    report.lines.push_back(std::move(line));
+  }
+  report.depth = playouts_ > 0 ? std::max(1, int(std::lround(double(depth_sum_) / playouts_))) : 1;
+  report.seldepth = seldepth_;
+  for (const RootLine& line : report.lines)
+    report.seldepth = std::max(report.seldepth, int(line.pv.size()));
+  return report;
+}
+
+bool PuctSearcher::enough(const Limits& limits, int iterations,
+                          std::chrono::steady_clock::time_point search_start) const {
+  if (control_.should_stop()) return true;
+  if (!std::isnan(tree_.nodes_[0].exact)) return true;  // solved: nothing left to find
+  if (limits.iterations && iterations >= *limits.iterations) return true;
+  if (limits.depth && playouts_ > 0 && double(depth_sum_) / playouts_ >= *limits.depth) return true;
+  if (!limits.soft_deadline || control_.pondering) return false;
+
+  const Node& root = tree_.nodes_[0];
+  const Edge* most = nullptr;
+  const Edge* second = nullptr;
+  const Edge* valued = nullptr;  // the best value among the visited moves
+  for (uint32_t i = 0; i < root.edge_count; ++i) {
+    const Edge& edge = tree_.edges_[root.first_edge + i];
+    if (!most || edge.visits > most->visits) {
+      second = most;
+      most = &edge;
+    } else if (!second || edge.visits > second->visits) {
+      second = &edge;
+    }
+    if (edge.visits > 0 && (!valued || edge_value(edge) > edge_value(*valued))) valued = &edge;
+  }
+  // Contested: the move with the most visits is not the one valued best; more time may settle
+  // it (the soft_time_factor of a changed best move).
+  const bool contested = valued && valued != most;
+  const auto now = std::chrono::steady_clock::now();
+  const auto start = limits.start.value_or(search_start);
+  const std::chrono::duration<double> budget =
+      (*limits.soft_deadline - start) * (contested ? 1.8 : 1.0);
+  const std::chrono::duration<double> elapsed = now - start;
+  if (elapsed >= budget) return true;
+  // The best move can no longer change: the runner-up cannot catch up with the playouts the
+  // budget has left at this search's rate.
+  const double searched = std::chrono::duration<double>(now - search_start).count();
+  if (contested || !second || searched <= 0 || playouts_ < 64) return false;
+  const double left = double(playouts_) / searched * (budget - elapsed).count();
+  return double(most->visits - second->visits) > left;
+}
+
+IterationReport PuctSearcher::run(const Game& game, const Limits& limits,
+                                  const std::function<void(const IterationReport&)>& on_iteration,
+                                  std::function<void(const SearchProgress&)> on_progress) {
+  on_progress_ = std::move(on_progress);
+  playouts_ = depth_sum_ = 0;
+  seldepth_ = 0;
+  keys_ = game.recent_keys();
+  root_index_ = keys_.size();
+  const Position& root = game.position();
+  if (!prepare_root(game, limits.searchmoves)) return IterationReport{};
+  const auto search_start = std::chrono::steady_clock::now();
+  int iterations = 0;
+  while (!control_.should_stop() && std::isnan(tree_.nodes_[0].exact)) {
+    // A playout is counted before it runs, so that `go nodes N` never reports more than N.
+    control_.nodes.fetch_add(1, std::memory_order_relaxed);
+    if (!playout(root)) break;  // the tree is full
+    ++playouts_;
+    const bool iteration_ends = playouts_ == playouts_for_iterations(iterations + 1);
+    if (iteration_ends) {
+      ++iterations;
+      if (on_iteration) on_iteration(report(iterations));
+    }
+    if (enough(limits, iterations, search_start)) break;
+  }
+  return report(iterations);
+}
+
+}  // namespace avocet::search
