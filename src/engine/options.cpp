@@ -174,42 +174,43 @@ constexpr std::pair<std::string_view, search::SearchMode> kSearchModes[] = {
     {"puct", search::SearchMode::Puct},
 };
 
+// A combo over an enum of the settings: `names` pairs each value with its word, in the order
+// `uci` lists them; `field` finds the value in a Settings.
+template <class Enum, size_t N>
+OptionSpec enum_combo(std::string_view name, const std::pair<std::string_view, Enum> (&names)[N],
+                      Enum& (*field)(Settings&), std::string_view help) {
+  std::vector<std::string_view> words;
+  for (const auto& [word, value] : names) words.push_back(word);
+  return {.name = name,
+          .type = T::Combo,
+          .vars = words,
+          .help = help,
+          .apply = configure,
+          .read =
+              [&names, field, name](const Settings& s) {
+                Settings copy = s;  // `field` reaches into a Settings it may write
+                const Enum value = field(copy);
+                for (const auto& [word, v] : names)
+                  if (v == value) return std::string(word);
+                throw std::logic_error(std::string(name) + ": a value without a name");
+              },
+          .write = [&names, field](Settings& s,
+                                   const OptionValue& v) { field(s) = names[v.number].second; }};
+}
+
 OptionSpec search_mode_combo() {
-  std::vector<std::string_view> names;
-  for (const auto& [name, mode] : kSearchModes) names.push_back(name);
-  return {
-      .name = "SearchMode",
-      .type = T::Combo,
-      .vars = names,
-      .help = "the tree search of Mode search: probability (Giraffe's) or puct",
-      .apply = configure,
-      .read =
-          [](const Settings& s) {
-            for (const auto& [name, mode] : kSearchModes)
-              if (mode == s.engine.params.mode) return std::string(name);
-            throw std::logic_error("SearchMode: a SearchMode without a name");
-          },
-      .write = [](Settings& s,
-                  const OptionValue& v) { s.engine.params.mode = kSearchModes[v.number].second; },
-      .search_parameter = true};
+  OptionSpec spec = enum_combo<search::SearchMode>(
+      "SearchMode", kSearchModes,
+      [](Settings& s) -> search::SearchMode& { return s.engine.params.mode; },
+      "the tree search of Mode search: probability (Giraffe's) or puct");
+  spec.search_parameter = true;
+  return spec;
 }
 
 OptionSpec mode_combo() {
-  std::vector<std::string_view> names;
-  for (const auto& [name, mode] : kModes) names.push_back(name);
-  return {
-      .name = "Mode",
-      .type = T::Combo,
-      .vars = names,
-      .help = "search, or argmax (no search)",
-      .apply = configure,
-      .read =
-          [](const Settings& s) {
-            for (const auto& [name, mode] : kModes)
-              if (mode == s.engine.mode) return std::string(name);
-            throw std::logic_error("Mode: a Mode without a name");
-          },
-      .write = [](Settings& s, const OptionValue& v) { s.engine.mode = kModes[v.number].second; }};
+  return enum_combo<Mode>(
+      "Mode", kModes, [](Settings& s) -> Mode& { return s.engine.mode; },
+      "search, or argmax (no search)");
 }
 
 std::vector<OptionSpec> make_specs() {
