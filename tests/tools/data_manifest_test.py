@@ -79,7 +79,7 @@ class ManifestTest(unittest.TestCase):
         self.assertIn("recipe-x: 0 positions to train, 3 held out", result.stdout)
         self.assertIn("ext: 1 positions to train, 0 held out", result.stdout)
         self.assertEqual(sorted(os.listdir(os.path.join(staged, "held-out"))),
-                         ["recipe-x-000.shard"])
+                         ["recipe-x-games-000.shard"])  # apart from the train side's
         judge = os.path.join(self.root, "judge-y")
         os.makedirs(judge)
         with open(os.path.join(judge, "recipe.json"), "w") as out:

@@ -9,7 +9,8 @@ are never trained on. A recipe folder named judge-* (a set labelled the expensiv
 compare recipes by) is held out whole. Files listed with --external (shuffled positions, no
 games) go to training whole; train.py's split by position hash validates them.
 
-One data set per recipe folder, named after it, so train.py reports each recipe on its own.
+One data set per recipe folder, named after it, so train.py reports each recipe on its own;
+a recipe's held-out games are the data set NAME-games.
 Writes OUT/train/*.shard, OUT/held-out/*.shard and OUT/manifest.json (the manifest used);
 then train with `train.py --shards OUT/train --held-out-shards OUT/held-out --manifest
 OUT/manifest.json`.
@@ -67,7 +68,11 @@ def stage(manifest, root, out, held_out_percent):
         for side, lines in sides.items():
             if not lines:
                 continue
-            path = os.path.join(out, "tsv", side, name + ".tsv")
+            # A recipe split by games has a data set on each side; train.py tells data sets
+            # apart by file name, so the held-out side's is NAME-games.
+            split = not entry.get("external") and not name.startswith("judge-")
+            file_name = name + "-games" if split and side == "held-out" else name
+            path = os.path.join(out, "tsv", side, file_name + ".tsv")
             if path not in outputs:
                 os.makedirs(os.path.dirname(path), exist_ok=True)
                 outputs[path] = open(path, "w")
