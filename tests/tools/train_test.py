@@ -286,5 +286,47 @@ class GrowTest(unittest.TestCase):
             self.nets(3, 3)
 
 
+class ArchitectureFromInitTest(unittest.TestCase):
+    """--init brings its net's shape: flags not given come from the net, given ones win."""
+
+    def setUp(self):
+        import reference_model
+        self.folder = tempfile.TemporaryDirectory()
+        self.addCleanup(self.folder.cleanup)
+        self.net = os.path.join(self.folder.name, "parent.safetensors")
+        reference_model.export(reference_model.build(
+            "house", 16, 2, 2, 24, 8, square_groups=["pinned"], move_groups=["check", "see"],
+            attention_position="bias", mirror=False), self.net)
+
+    def parse(self, *flags):
+        return train.parse_args(["--shards", "s", "--out", "o.safetensors", *flags])
+
+    def test_an_init_net_gives_its_shape(self):
+        args = self.parse("--init", self.net)
+        self.assertEqual((args.d_model, args.layers, args.heads, args.ffn_dim, args.head_dim,
+                          args.bins), (16, 2, 2, 24, 16, 8))
+        self.assertEqual((args.mirror, args.attention_position), (False, "bias"))
+        self.assertEqual((args.square_groups, args.move_groups), (["pinned"], ["check", "see"]))
+
+    def test_a_flag_given_wins(self):
+        args = self.parse("--init", self.net, "--layers", "3", "--mirror")
+        self.assertEqual((args.layers, args.d_model, args.ffn_dim, args.mirror), (3, 16, 24, True))
+        wider = self.parse("--init", self.net, "--d-model", "32")
+        self.assertEqual((wider.d_model, wider.ffn_dim, wider.head_dim), (32, 128, 32))
+
+    def test_without_init_the_defaults(self):
+        args = self.parse()
+        self.assertEqual((args.d_model, args.layers, args.ffn_dim, args.mirror,
+                          args.attention_position, args.square_groups), (64, 4, 256, True,
+                                                                         "absolute", []))
+
+    def test_an_init_that_is_no_net_is_one_error(self):
+        junk = os.path.join(self.folder.name, "junk.safetensors")
+        with open(junk, "wb") as out:
+            out.write(b"not a net")
+        with self.assertRaises(SystemExit):
+            self.parse("--init", junk)
+
+
 if __name__ == "__main__":
     unittest.main()

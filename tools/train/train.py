@@ -9,9 +9,9 @@ position hash reported per data set, held-out games that are never trained on
 (--held-out-shards), and a progress line with loss, positions/s and ETA.
 Runs on CPU or CUDA; --ddp under torchrun for several GPUs.
 
-Example (CPU, Debian's torch), warm-starting a featured net from v1:
+Example (CPU, Debian's torch), warm-starting from the shipped net, whose shape comes with it
+(architecture flags given override it):
     OPENBLAS_NUM_THREADS=1 /usr/bin/python3 tools/train/train.py --shards shards --threads 1 \\
-        --d-model 128 --layers 4 --heads 4 --square-features all --move-features all \\
         --init weights/avocet-house.safetensors --minutes 100 --out v2.safetensors
 """
 
@@ -37,26 +37,65 @@ from batches import Batches
 from metrics import bin_loss, partial_policy_loss, ranking_loss, validate_sets
 
 
+ARCHITECTURE_DEFAULTS = {"d_model": 64, "layers": 4, "heads": 4, "bins": 64, "mirror": True,
+                         "square_features": "", "move_features": "",
+                         "attention_position": "absolute"}
+
+
+def fill_architecture(args, parser):
+    """Fills the architecture flags not given: from --init's net, so that warm-starting needs
+    no flags to repeat its shape (a flag given still wins, as --layers with --grow), else from
+    ARCHITECTURE_DEFAULTS. The sizes that default to others' (ffn, head) follow them."""
+    inherited = {}
+    if args.init:
+        try:
+            meta = safetensors_io.load(args.init)[1]
+        except (OSError, ValueError, KeyError, struct.error) as error:
+            parser.error(f"--init {args.init}: cannot read it as a safetensors net ({error})")
+        if meta.get("family") != "house":
+            parser.error(f"--init {args.init}: a {meta.get('family')} net, not a house one")
+        for key in ("d_model", "layers", "heads", "bins", "ffn_dim", "head_dim"):
+            inherited[key] = int(meta[key])
+        inherited["mirror"] = meta.get("mirror") == "true"
+        for key in ("square_features", "move_features"):
+            inherited[key] = meta.get(key, "")
+        inherited["attention_position"] = meta.get("attention_position", "absolute")
+    # A net's ffn and head sizes are its own only when its d_model is kept.
+    if args.d_model is not None and args.d_model != inherited.get("d_model", args.d_model):
+        inherited.pop("ffn_dim", None)
+        inherited.pop("head_dim", None)
+    for key, default in ARCHITECTURE_DEFAULTS.items():
+        if getattr(args, key) is None:
+            setattr(args, key, inherited.get(key, default))
+    args.ffn_dim = args.ffn_dim or inherited.get("ffn_dim") or 4 * args.d_model
+    args.head_dim = args.head_dim or inherited.get("head_dim") or args.d_model
+    if inherited:
+        print(f"architecture: d={args.d_model} L={args.layers} heads={args.heads} "
+              f"ffn={args.ffn_dim} (flags not given come from --init {args.init})", flush=True)
+
+
 def parse_args(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--shards", nargs="+", required=True, help="shard files or folders")
     parser.add_argument("--out", required=True, help="safetensors file to export")
     parser.add_argument("--name", help="network name in the metadata")
-    parser.add_argument("--d-model", type=int, default=64)
-    parser.add_argument("--layers", type=int, default=4)
-    parser.add_argument("--heads", type=int, default=4)
+    # The architecture: a flag given wins; one not given comes from --init's net (its
+    # metadata), else from ARCHITECTURE_DEFAULTS.
+    parser.add_argument("--d-model", type=int, help="default 64")
+    parser.add_argument("--layers", type=int, help="default 4")
+    parser.add_argument("--heads", type=int, help="default 4")
     parser.add_argument("--ffn-dim", type=int, help="default 4 x d-model")
     parser.add_argument("--head-dim", type=int, help="default d-model")
-    parser.add_argument("--bins", type=int, default=64)
-    parser.add_argument("--mirror", action=argparse.BooleanOptionalAction, default=True)
-    parser.add_argument("--square-features", default="",
+    parser.add_argument("--bins", type=int, help="default 64")
+    parser.add_argument("--mirror", action=argparse.BooleanOptionalAction,
+                        help="default on")
+    parser.add_argument("--square-features",
                         help="square feature groups: 'all', or a comma-separated list of "
                         + ", ".join(n for n, _ in reference_model.SQUARE_GROUPS))
-    parser.add_argument("--move-features", default="",
+    parser.add_argument("--move-features",
                         help="move feature groups: 'all', or a comma-separated list of "
                         + ", ".join(n for n, _ in reference_model.MOVE_GROUPS))
     parser.add_argument("--attention-position", choices=reference_model.ATTENTION_POSITIONS,
-                        default="absolute",
                         help="'bias': a learned bias per layer and head on every (query, key) "
                         "attention logit; 'relative': that bias plus Shaw relative position "
                         "terms between the 64 squares (Chessformer). Both start at zero, so "
@@ -119,8 +158,7 @@ def parse_args(argv=None):
     parser.add_argument("--ddp", action="store_true", help="DistributedDataParallel (torchrun)")
     parser.add_argument("--log", help="append validation results as JSON lines here")
     args = parser.parse_args(argv)
-    args.ffn_dim = args.ffn_dim or 4 * args.d_model
-    args.head_dim = args.head_dim or args.d_model
+    fill_architecture(args, parser)
     args.checkpoint = args.checkpoint or args.out + ".ckpt"
     args.square_groups = reference_model.parse_groups(args.square_features,
                                                       reference_model.SQUARE_GROUPS)
