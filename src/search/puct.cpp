@@ -206,7 +206,16 @@ size_t PuctSearcher::select(const Node& node) const {
   return best;
 }
 
-bool PuctSearcher::playout(const Position& root) {
+float PuctSearcher::evaluate_without_keeping(const Position& pos) {
+  const size_t nodes = tree_.nodes_.size(), edges = tree_.edges_.size();
+  tree_.nodes_.emplace_back();
+  const float value = expand(uint32_t(nodes), pos);
+  tree_.nodes_.resize(nodes);
+  tree_.edges_.resize(edges);
+  return value;
+}
+
+void PuctSearcher::playout(const Position& root) {
   Position pos = root;
   keys_.resize(root_index_);
   keys_.push_back(root.key());
@@ -229,7 +238,11 @@ bool PuctSearcher::playout(const Position& root) {
     pos.play(tree_.edges_[e].move);
     const uint32_t child = tree_.edges_[e].child;
     if (child == 0) {
-      if (tree_.bytes_needed(MoveList::kCapacity) > tree_.capacity_bytes_) return false;
+      if (tree_.bytes_needed(MoveList::kCapacity) > tree_.capacity_bytes_) {
+        value = evaluate_without_keeping(pos);
+        tree_full_ = true;
+        break;
+      }
       const uint32_t created = uint32_t(tree_.nodes_.size());
       tree_.nodes_.emplace_back();  // `node` is not used beyond here
       value = expand(created, pos);
@@ -259,7 +272,6 @@ bool PuctSearcher::playout(const Position& root) {
     progress_.nodes = control_.nodes.load(std::memory_order_relaxed);
     on_progress_(progress_);
   }
-  return true;
 }
 
 bool PuctSearcher::prepare_root(const Game& game, const std::vector<Move>& searchmoves) {
@@ -378,7 +390,11 @@ bool PuctSearcher::enough(const Limits& limits, int iterations,
   if (control_.should_stop()) return true;
   if (!std::isnan(tree_.nodes_[0].exact)) return true;  // solved: nothing left to find
   if (limits.iterations && iterations >= *limits.iterations) return true;
-  if (limits.depth && playouts_ > 0 && double(depth_sum_) / playouts_ >= *limits.depth) return true;
+  // `go depth D`: the playouts' mean depth reaches D, or the tree is full and can no longer
+  // deepen (it would never end otherwise).
+  if (limits.depth && playouts_ > 0 &&
+      (double(depth_sum_) / playouts_ >= *limits.depth || tree_full_))
+    return true;
   if (!limits.soft_deadline || control_.pondering) return false;
 
   const Node& root = tree_.nodes_[0];
@@ -418,6 +434,7 @@ IterationReport PuctSearcher::run(const Game& game, const Limits& limits,
   on_progress_ = std::move(on_progress);
   playouts_ = depth_sum_ = 0;
   seldepth_ = 0;
+  tree_full_ = false;
   keys_ = game.recent_keys();
   root_index_ = keys_.size();
   const Position& root = game.position();
@@ -427,7 +444,7 @@ IterationReport PuctSearcher::run(const Game& game, const Limits& limits,
   while (!control_.should_stop() && std::isnan(tree_.nodes_[0].exact)) {
     // A playout is counted before it runs, so that `go nodes N` never reports more than N.
     control_.nodes.fetch_add(1, std::memory_order_relaxed);
-    if (!playout(root)) break;  // the tree is full
+    playout(root);
     ++playouts_;
     const bool iteration_ends = playouts_ == playouts_for_iterations(iterations + 1);
     if (iteration_ends) {

@@ -172,13 +172,24 @@ TEST(Puct, SearchmovesRestrictTheRoot) {
     EXPECT_TRUE(to_uci(line.move) == "a2a3" || to_uci(line.move) == "h2h3");
 }
 
-TEST(Puct, AFullTreeEndsTheSearchWithALegalMove) {
+// A full tree stops growing, not searching: the playouts go on to the limit, evaluating what
+// they reach beyond the tree without keeping it, and the move played is still legal.
+TEST(Puct, AFullTreeSearchesOnToItsLimitWithoutGrowing) {
   Puct puct;
   puct.tree.set_capacity(64 << 10);  // room for a few dozen nodes
-  const IterationReport r = puct.run(Game(), 100000);
-  EXPECT_LT(puct.nodes_used, 1000u);
+  const IterationReport r = puct.run(Game(), 5000);
+  EXPECT_EQ(puct.nodes_used, 5000u);
+  EXPECT_LT(puct.tree.nodes(), 200u);
+  EXPECT_EQ(puct.tree.root_visits(), 5000u);
   ASSERT_FALSE(r.lines.empty());
   EXPECT_TRUE(legal_moves(Position::start()).contains(r.lines.front().move));
+  // A depth the full tree cannot hold ends the search instead of running on forever.
+  Puct deep;
+  deep.tree.set_capacity(64 << 10);
+  Limits limits;
+  limits.depth = 40;
+  deep.run(Game(), UINT64_MAX, limits);
+  EXPECT_LT(deep.tree.nodes(), 200u);
 }
 
 }  // namespace

@@ -38,8 +38,10 @@
 namespace avocet::search {
 
 // The search tree, kept between searches so that the subtree of the position reached is reused.
-// Its memory is bounded (set_capacity); a search whose tree is full stops, as Leela's does at its
-// RAM limit.
+// Its memory is bounded (set_capacity, Hash's MB). Once it is full the tree stops growing but the
+// search goes on to its limit: a playout that leaves the tree evaluates the new position as an
+// expansion would and backs its value up, without keeping it, so the visits of the tree there
+// is still follow the values (at 16 MB and ~600 playouts a second a tree fills in about 20 s).
 class PuctTree {
  public:
   // Forgets every node (ucinewgame, Clear Hash, another net).
@@ -121,8 +123,10 @@ class PuctSearcher {
   // Reuses the tree if the game continues the one it was built for, else starts a new one;
   // expands the root. False when the root has no move to search.
   bool prepare_root(const Game& game, const std::vector<Move>& searchmoves);
-  // One playout: selection, expansion (or an exact result), backup. False if the tree is full.
-  bool playout(const Position& root);
+  // One playout: selection, expansion (or an exact result), backup.
+  void playout(const Position& root);
+  // `pos`'s value as expand() gives it, for a tree with no room left: nothing is kept.
+  float evaluate_without_keeping(const Position& pos);
   // The value, for its side to move, of the new node `index` for `pos`, which the call expands: the
   // rules', the tables' or the best of its moves' network values.
   float expand(uint32_t index, const Position& pos);
@@ -159,6 +163,7 @@ class PuctSearcher {
   uint64_t playouts_ = 0;       // of this search
   uint64_t depth_sum_ = 0;      // of this search's playouts' depths
   int seldepth_ = 0;
+  bool tree_full_ = false;  // a playout of this search found no room to grow the tree
   std::function<void(const SearchProgress&)> on_progress_;
   SearchProgress progress_;
 };
