@@ -363,7 +363,9 @@ IterationReport Engine::search_tree(const GoRequest& request, const TimeBudget& 
   // evaluates on two threads when i < plan.split_evaluations (see ThreadPlan).
   // A limited strength chooses among all root moves, so each needs its exact value.
   const int multipv = options.limit_strength ? int(MoveList::kCapacity) : options.multipv;
-  if (options.params.mode == SearchMode::Puct) {
+  // The strength levels are calibrated on the probability-limited search's node counts, so a
+  // limited strength plays it whatever SearchMode says.
+  if (options.params.mode == SearchMode::Puct && !options.limit_strength) {
     // One tree, one search thread; Threads 2 or more split each evaluation over two threads,
     // and the threads beyond two wait (gathering leaves with virtual loss is still to come).
     const auto evaluator = factory_();

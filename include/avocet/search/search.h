@@ -33,12 +33,13 @@ class Tablebases;
 
 namespace avocet::search {
 
-// Which tree search plays (UCI option SearchMode): this file's probability-limited search, or
-// PUCT (puct.h).
+// Which tree search plays (UCI option SearchMode): PUCT (puct.h), the default since it beat
+// this file's probability-limited search by SPRT at 10+0.1 (weights/results/
+// 2026-11-28-puct-default.md), or the probability-limited search.
 enum class SearchMode { Probability, Puct };
 
 struct SearchParameters {
-  SearchMode mode = SearchMode::Probability;
+  SearchMode mode = SearchMode::Puct;
   double policy_temperature = 0.06;  // softmax temperature over Q for pi(a|s)
   double initial_threshold = 0.25;   // theta of the first iteration
   double threshold_factor = 0.5;     // theta multiplier per iteration
