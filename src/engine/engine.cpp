@@ -19,6 +19,7 @@ namespace avocet::engine {
 
 using search::allocate_time;
 using search::best_group;
+using search::draw_nodes;
 using search::IterationReport;
 using search::kDraw;
 using search::Limits;
@@ -237,8 +238,11 @@ void Engine::go(const GoRequest& request, EngineCallbacks callbacks) {
   control_.nodes = 0;
   control_.tbhits = 0;
   control_.node_limit = request.nodes.value_or(UINT64_MAX);
-  if (options.limit_strength)
-    control_.node_limit = std::min(control_.node_limit, strength_level(options.elo).nodes);
+  if (options.limit_strength) {
+    const search::StrengthLevel level = strength_level(options.elo);
+    if (!level.full_strength())
+      control_.node_limit = std::min(control_.node_limit, draw_nodes(level.nodes, random_));
+  }
   control_.pondering = request.ponder;
   control_.deadline_ns = 0;
   control_.split_work = thread_plan(options.threads).searching > 1;
@@ -361,11 +365,12 @@ IterationReport Engine::search_tree(const GoRequest& request, const TimeBudget& 
   // thread leaving the children another is expanding to the end (control_.split_work), so
   // that they split a node's moves instead of evaluating the same positions. Search thread i
   // evaluates on two threads when i < plan.split_evaluations (see ThreadPlan).
-  // A limited strength chooses among all root moves, so each needs its exact value.
-  const int multipv = options.limit_strength ? int(MoveList::kCapacity) : options.multipv;
-  // The strength levels are calibrated on the probability-limited search's node counts, so a
-  // limited strength plays it whatever SearchMode says.
-  if (options.params.mode == SearchMode::Puct && !options.limit_strength) {
+  const int multipv = options.multipv;
+  // The strength levels below full strength are calibrated on PUCT's node counts, so they play
+  // it whatever SearchMode says.
+  const bool below_full_strength =
+      options.limit_strength && !strength_level(options.elo).full_strength();
+  if (options.params.mode == SearchMode::Puct || below_full_strength) {
     // One tree, one search thread; Threads 2 or more split each evaluation over two threads,
     // and the threads beyond two wait (gathering leaves with virtual loss is still to come).
     const auto evaluator = factory_();
@@ -441,19 +446,21 @@ void Engine::run_search(GoRequest request, TimeBudget budget, EngineCallbacks ca
       request.searchmoves.clear();
       for (const TablebaseMove& t : best) request.searchmoves.push_back(t.move);
     }
-    if (settings_.engine.mode == Mode::Argmax) {
+    // A level of one node plays the net's first look, as argmax mode does.
+    const bool first_look = settings_.engine.limit_strength && control_.node_limit <= 1;
+    if (settings_.engine.mode == Mode::Argmax || first_look) {
       result =
           argmax_report(searched_game_, *factory_(), request.searchmoves, control_.tbhits.load());
+      if (settings_.engine.limit_strength) play_at_level(result);
       report(result);
     } else {
       result = search_tree(
           request, budget, report,
           callbacks.on_progress ? progress : std::function<void(const SearchProgress&)>());
     }
-    if (settings_.engine.limit_strength) play_at_level(result);
     // The best move follows a report of the search's final figures: the nodes of an iteration
-    // that a limit cut short (and the time it stopped), or a limited strength's choice of
-    // line. A report that says it all already is not repeated.
+    // that a limit cut short (and the time it stopped). A report that says it all already is
+    // not repeated.
     if (!result.lines.empty() && reported != std::pair{result.nodes, result.lines.front().move})
       report(result);
   }
@@ -462,13 +469,10 @@ void Engine::run_search(GoRequest request, TimeBudget budget, EngineCallbacks ca
 
 void Engine::play_at_level(IterationReport& result) {
   if (result.lines.empty()) return;
+  // The net's first look values every move alike (no move's value comes from a search), so a
+  // draw among them weighs the moves fairly.
   const double temperature = strength_level(settings_.engine.elo).temperature;
-  // Only values of one iteration compare: a move the cut iteration did not reach keeps the
-  // shallower value of the iteration before, often above what searching it would show (the
-  // net is optimistic about the moves it likes), and would be drawn for that.
-  const std::span<const RootLine> comparable(result.lines.data(),
-                                             std::min(result.lines.size(), result.exact_lines));
-  const size_t chosen = sample_line(comparable, temperature, random_);
+  const size_t chosen = sample_line(result.lines, temperature, random_);
   std::rotate(result.lines.begin(), result.lines.begin() + long(chosen),
               result.lines.begin() + long(chosen) + 1);
 }

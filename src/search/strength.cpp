@@ -12,7 +12,8 @@ namespace {
 
 struct StrengthAnchor {
   int elo;
-  double nodes;
+  double nodes;  // PUCT's network evaluations a move; at the full-strength anchor, what a
+                 // middlegame move gets at 10+0.1, for the levels just below it
   double temperature;
 };
 
@@ -23,10 +24,10 @@ struct StrengthAnchor {
 // move's from its replies, an unsearched one's from the net's optimistic first look), and a
 // draw among them would favour the moves the search did not look at.
 constexpr StrengthAnchor kStrengthAnchors[] = {
-    {1000, 1, 0.10},  // extrapolated, not measured
-    {1150, 1, 0.0},   // the net's argmax
-    {1450, 32, 0.0},
-    {1600, 640, 0.0},
+    {1000, 1, 0.10},      // extrapolated, not measured
+    {1220, 1, 0.0},       // the net's argmax
+    {1570, 8, 0.0},       // PUCT, 8 network evaluations a move
+    {kMaxElo, 128, 0.0},  // full strength
 };
 static_assert(kStrengthAnchors[0].elo == kMinElo);
 static_assert(std::size(kStrengthAnchors) >= 2 &&
@@ -36,14 +37,22 @@ static_assert(std::size(kStrengthAnchors) >= 2 &&
 
 StrengthLevel strength_level(int elo) {
   elo = std::clamp(elo, kMinElo, kMaxElo);
+  if (elo == kMaxElo) return {0.0, 0.0};
   const auto* upper = std::find_if(std::begin(kStrengthAnchors), std::end(kStrengthAnchors),
                                    [elo](const StrengthAnchor& a) { return a.elo >= elo; });
   if (upper == std::begin(kStrengthAnchors)) ++upper;
   const StrengthAnchor& lo = upper[-1];
   const StrengthAnchor& hi = *upper;
   const double t = double(elo - lo.elo) / double(hi.elo - lo.elo);
-  const double nodes = lo.nodes * std::pow(hi.nodes / lo.nodes, t);
-  return {uint64_t(std::llround(nodes)), lo.temperature + t * (hi.temperature - lo.temperature)};
+  return {lo.nodes * std::pow(hi.nodes / lo.nodes, t),
+          lo.temperature + t * (hi.temperature - lo.temperature)};
+}
+
+uint64_t draw_nodes(double nodes, std::mt19937_64& random) {
+  assert(nodes > 0 && "draw_nodes: a limited level");
+  const double whole = std::floor(nodes);
+  const bool up = std::uniform_real_distribution<double>(0.0, 1.0)(random) < nodes - whole;
+  return std::max<uint64_t>(1, uint64_t(whole) + (up ? 1 : 0));
 }
 
 size_t sample_line(std::span<const RootLine> lines, double temperature, std::mt19937_64& random) {

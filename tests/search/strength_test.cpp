@@ -15,24 +15,47 @@
 namespace avocet::search {
 namespace {
 
-// A lower Elo never searches more nor chooses more freely, and the range's ends are levels
-// that differ: the weakest looks at one node and samples widely, the strongest searches.
+// A lower Elo never searches more nor chooses more freely, every level plays differently from
+// its neighbours (more nodes, or a lower temperature where the nodes are one), the weakest
+// looks at one node and samples widely, and the top of the range is full strength.
 TEST(Strength, LevelsWeakenMonotonicallyDownTheRange) {
   StrengthLevel previous = strength_level(kMinElo);
-  EXPECT_EQ(previous.nodes, 1u);
+  EXPECT_EQ(previous.nodes, 1.0);
   EXPECT_GT(previous.temperature, 0.05);
-  for (int elo = kMinElo + 5; elo <= kMaxElo; elo += 5) {
+  for (int elo = kMinElo + 1; elo < kMaxElo; ++elo) {
     const StrengthLevel level = strength_level(elo);
-    EXPECT_GE(level.nodes, previous.nodes) << elo;
-    EXPECT_LE(level.temperature, previous.temperature + 1e-12) << elo;
-    EXPECT_GE(level.nodes, 1u) << elo;
+    EXPECT_FALSE(level.full_strength()) << elo;
+    EXPECT_GE(level.nodes, 1.0) << elo;
+    if (level.nodes == 1.0 && previous.nodes == 1.0 && previous.temperature > 0)
+      EXPECT_LT(level.temperature, previous.temperature) << elo;
+    else
+      EXPECT_GT(level.nodes, previous.nodes) << elo;
+    EXPECT_LE(level.temperature, previous.temperature) << elo;
+    EXPECT_TRUE(level.temperature == 0.0 || level.nodes == 1.0)
+        << elo << ": a temperature only where every value is the net's own";
     previous = level;
   }
-  EXPECT_GE(strength_level(kMaxElo).nodes, 256u);
-  EXPECT_LT(strength_level(kMaxElo).temperature, strength_level(kMinElo).temperature / 4);
+  EXPECT_GE(strength_level(kMaxElo - 1).nodes, 100.0);
+  EXPECT_TRUE(strength_level(kMaxElo).full_strength());
   // Outside the range: the nearest end.
-  EXPECT_EQ(strength_level(kMinElo - 500).nodes, strength_level(kMinElo).nodes);
-  EXPECT_EQ(strength_level(kMaxElo + 500).nodes, strength_level(kMaxElo).nodes);
+  EXPECT_EQ(strength_level(kMinElo - 500).temperature, strength_level(kMinElo).temperature);
+  EXPECT_TRUE(strength_level(kMaxElo + 500).full_strength());
+}
+
+// A fractional count is its floor or its ceiling, in proportion: 2.25 nodes is 3 one move in
+// four, so the mean is the level's.
+TEST(Strength, DrawnNodesAverageTheLevelsCount) {
+  std::mt19937_64 random(3);
+  const int draws = 40000;
+  std::array<int, 4> drawn{};
+  for (int i = 0; i < draws; ++i) {
+    const uint64_t nodes = draw_nodes(2.25, random);
+    ASSERT_TRUE(nodes == 2 || nodes == 3) << nodes;
+    ++drawn[nodes];
+  }
+  EXPECT_NEAR(drawn[3] / double(draws), 0.25, 0.01);
+  for (int i = 0; i < 100; ++i) EXPECT_EQ(draw_nodes(7.0, random), 7u) << "a whole count";
+  for (int i = 0; i < 100; ++i) EXPECT_GE(draw_nodes(1.0, random), 1u);
 }
 
 std::vector<RootLine> lines_valued(std::initializer_list<float> values) {
@@ -92,15 +115,23 @@ std::pair<std::set<std::string>, uint64_t> play_at(int elo, bool limit, int sear
 }
 
 // A limited level searches at most its nodes and varies its moves among those it values
-// alike; full strength (the option off) plays one move and uses the nodes it is given.
+// alike; full strength (the option off, or the top of the range) plays one move and uses the
+// nodes it is given.
 TEST(Strength, LimitedEngineSearchesItsNodesAndVariesItsMoves) {
   const auto [weak_moves, weak_nodes] = play_at(kMinElo, true, 40);
-  EXPECT_LE(weak_nodes, strength_level(kMinElo).nodes);
+  EXPECT_EQ(weak_nodes, 1u) << "the net's first look";
   EXPECT_GE(weak_moves.size(), 3u) << "the material evaluator values many replies alike";
 
-  const auto [full_moves, full_nodes] = play_at(kMinElo, false, 5);
-  EXPECT_EQ(full_moves.size(), 1u);
-  EXPECT_GT(full_nodes, strength_level(kMaxElo).nodes) << "UCI_Elo alone does not limit";
+  const int middle = (kMinElo + kMaxElo) / 2;
+  const auto [middle_moves, middle_nodes] = play_at(middle, true, 3);
+  EXPECT_GT(middle_nodes, 1u);
+  EXPECT_LE(middle_nodes, uint64_t(std::ceil(strength_level(middle).nodes)));
+
+  for (const auto& [elo, limit] : {std::pair{kMinElo, false}, std::pair{kMaxElo, true}}) {
+    const auto [full_moves, full_nodes] = play_at(elo, limit, 5);
+    EXPECT_EQ(full_moves.size(), 1u) << elo;
+    EXPECT_GT(full_nodes, uint64_t(strength_level(kMaxElo - 1).nodes)) << elo;
+  }
 }
 
 }  // namespace

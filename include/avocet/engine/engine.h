@@ -224,14 +224,15 @@ class Engine {
   // The search thread: the tables' ranking of the root, then a tablebase win, argmax or the
   // tree search, then the best move.
   void run_search(GoRequest request, search::TimeBudget budget, EngineCallbacks callbacks);
-  // The probability-limited search, on the threads thread_plan(Threads) gives.
+  // The tree search: PUCT (SearchMode puct, and the strength levels below full strength), or
+  // the probability-limited search on the threads thread_plan(Threads) gives.
   search::IterationReport search_tree(
       const GoRequest& request, const search::TimeBudget& budget,
       const std::function<void(const search::IterationReport&)>& report,
       std::function<void(const search::SearchProgress&)> progress);
   // Waits out an infinite or ponder search's hold, then reports the best and ponder moves.
   void report_best_move(const search::IterationReport& result, const EngineCallbacks& callbacks);
-  // UCI_LimitStrength: moves the line the level chooses (sample_line) to the front.
+  // UCI_LimitStrength at one node: moves the line the level draws (sample_line) to the front.
   void play_at_level(search::IterationReport& result);
   // The reply to ponder on after `best` when the principal variation stops there: the
   // table's best move in the position after it, else the net's. None when the game ends.

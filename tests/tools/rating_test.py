@@ -1,0 +1,119 @@
+"""tools/measure/rating.py: the score's Elo and interval, the fitted rating over several rungs
+(the issue's 60+0.6 figures), which side of a fastchess log is ours, and `levels` resuming
+from a log that already holds its games."""
+
+import math
+import os
+import subprocess
+import sys
+import tempfile
+import unittest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.join(ROOT, "tools", "measure"))
+
+import rating  # noqa: E402
+
+SCRIPT = os.path.join(ROOT, "tools", "measure", "rating.py")
+
+
+def write_log(folder, name, first, second, wins, losses, draws):
+    path = os.path.join(folder, name)
+    with open(path, "w") as file:
+        file.write(f"Started game 1 of 60 ({first} vs {second})\n"
+                   f"Results of {first} vs {second} (10+0.1, 1t, 16MB, noob_3moves.epd):\n"
+                   "Games: 2, Wins: 1, Losses: 1, Draws: 0, Points: 1.0 (50.00 %)\n"
+                   f"Results of {first} vs {second} (10+0.1, 1t, 16MB, noob_3moves.epd):\n"
+                   f"Games: {wins + losses + draws}, Wins: {wins}, Losses: {losses}, "
+                   f"Draws: {draws}, Points: 0\n")
+    return path
+
+
+class RatingTest(unittest.TestCase):
+    def test_score_to_elo(self):
+        self.assertAlmostEqual(rating.elo_difference(0.5), 0.0)
+        self.assertAlmostEqual(rating.elo_difference(0.75), 190.85, places=2)
+        self.assertAlmostEqual(rating.expected_score(rating.elo_difference(0.37)), 0.37)
+
+    def test_interval_holds_the_score_and_widens_with_fewer_games(self):
+        many = rating.Result(1800, 32, 10, 58)
+        low, mid, high = many.interval()
+        self.assertAlmostEqual(mid, rating.elo_difference(0.37))
+        self.assertLess(low, mid)
+        self.assertLess(mid, high)
+        few = rating.Result(1800, 8, 2, 14)
+        self.assertGreater(few.interval()[2] - few.interval()[0], high - low)
+        self.assertEqual(rating.Result(2100, 0, 0, 9).interval()[1], -math.inf)
+
+    def test_fit_of_one_rung_is_its_measured_elo(self):
+        result = rating.Result(1800, 32, 10, 58)
+        fitted, half = rating.fit([result])
+        self.assertAlmostEqual(fitted, 1800 + rating.elo_difference(0.37), places=3)
+        self.assertGreater(half, 30)
+
+    def test_fit_over_two_rungs_is_the_issue_figure(self):
+        # +9 =1 -6 against 1800 and 0 of 9 against 2100 at 60+0.6: "about 1805 (1650-1950)".
+        fitted, half = rating.fit([rating.Result(1800, 9, 1, 6), rating.Result(2100, 0, 0, 9)])
+        self.assertAlmostEqual(fitted, 1805, delta=3)
+        self.assertAlmostEqual(half, 150, delta=10)
+        # The likelihood's maximum: expected points equal the points scored.
+        expected = 16 * rating.expected_score(fitted - 1800) + 9 * rating.expected_score(
+            fitted - 2100)
+        self.assertAlmostEqual(expected, 9.5, places=4)
+
+    def test_log_read_from_our_side_whichever_engine_is_first(self):
+        with tempfile.TemporaryDirectory() as folder:
+            ours_first = rating.read_log(write_log(folder, "a.log", "avocet-1450", "sf1450",
+                                                   30, 20, 10))
+            self.assertEqual((ours_first.wins, ours_first.draws, ours_first.losses), (30, 10, 20))
+            self.assertEqual(ours_first.opponent_elo, 1450)
+            theirs_first = rating.read_log(write_log(folder, "b.log", "sf1600", "avocet",
+                                                     30, 20, 10))
+            self.assertEqual((theirs_first.wins, theirs_first.losses), (20, 30))
+            self.assertEqual(theirs_first.opponent_elo, 1600)
+
+    def test_nearest_opponent_stays_in_stockfish_range(self):
+        self.assertEqual(rating.nearest_opponent(1150, None), 1350)
+        self.assertEqual(rating.nearest_opponent(1640, None), 1650)
+        self.assertEqual(rating.nearest_opponent(3000, None), 2850)
+        self.assertEqual(rating.nearest_opponent(1150, 1500), 1500)
+
+    def test_levels_reads_a_finished_log_instead_of_playing(self):
+        with tempfile.TemporaryDirectory() as folder:
+            write_log(folder, "avocet-1450-vs-sf1450-1.log", "avocet-1450", "sf1450", 30, 20, 10)
+            book = os.path.join(folder, "book.epd")
+            with open(book, "w") as file:
+                file.write("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq -\n")
+            # A fastchess that fails: reaching it would fail the run.
+            out = subprocess.run([sys.executable, SCRIPT, "levels", "--levels", "1450",
+                                  "--games", "60", "--out", folder, "--book", book,
+                                  "--fastchess", "/bin/false"],
+                                 capture_output=True, text=True)
+            self.assertEqual(out.returncode, 0, out.stderr)
+            self.assertIn("| 1450 | 1450 | 60 | 30 / 10 / 20 | 58.3% |", out.stdout)
+            self.assertIn("read 60 games", out.stderr)
+            # Fewer games than asked: played, and here fastchess fails with one clear line.
+            out = subprocess.run([sys.executable, SCRIPT, "levels", "--levels", "1450",
+                                  "--games", "100", "--out", folder, "--book", book,
+                                  "--fastchess", "/bin/false"],
+                                 capture_output=True, text=True)
+            self.assertNotEqual(out.returncode, 0)
+            self.assertIn("fastchess exited with 1", out.stderr)
+            # ... and the games already played are kept: the failed run wrote a log of its own.
+            self.assertTrue(os.path.exists(os.path.join(folder, "avocet-1450-vs-sf1450-2.log")))
+            self.assertEqual(rating.rating_of_logs(folder, "avocet-1450-vs-sf1450", 1450).games,
+                             60)
+
+    def test_bad_level_is_one_clear_line(self):
+        with tempfile.TemporaryDirectory() as folder:
+            book = os.path.join(folder, "book.epd")
+            with open(book, "w") as file:
+                file.write("x\n")
+            out = subprocess.run([sys.executable, SCRIPT, "levels", "--levels", "strong",
+                                  "--out", folder, "--book", book], capture_output=True, text=True)
+            self.assertNotEqual(out.returncode, 0)
+            self.assertIn("a level is a UCI_Elo or 'full', not 'strong'", out.stderr)
+
+
+if __name__ == "__main__":
+    unittest.main()

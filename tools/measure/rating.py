@@ -1,0 +1,273 @@
+#!/usr/bin/env python3
+"""Ratings on Stockfish's UCI_Elo scale from games against its levels: the strength levels'
+calibration table and the front page's headline rating.
+
+    # play: each Avocet level against the Stockfish level nearest its label, 60 games each
+    tools/measure/rating.py levels --engine build/avocet --levels 1150 1450 1750 full \\
+        --games 60 --tc 10+0.1 --out /tmp/levels
+    # read: matches already played (fastchess logs), against one or several UCI_Elo rungs
+    tools/measure/rating.py fit sf1800.log sf2100.log
+
+`levels` plays, for each level, `UCI_LimitStrength true` and `UCI_Elo L` (or full strength for
+`full`) against Stockfish 15.1 with `UCI_LimitStrength` at the UCI_Elo nearest L within its
+range (1350-2850, or --opponent), with fastchess, the book in random order with -repeat,
+Threads 1 and Hash 16 on both sides. A level whose logs in --out already hold its games is
+read, not played again, and one that holds some plays the rest into a log of its own, so a
+stopped calibration resumes and loses nothing. `fit` reads fastchess logs whose
+engines are named `avocet...` and `sf<ELO>` (as `levels` names them; --opponent-elo says it
+otherwise).
+
+Each row gives the games, the score, the Elo difference with its 95% interval (the trinomial
+model: a game scores 1, 1/2 or 0, and the interval of the mean score is mapped through the
+logistic curve), the measured Elo (opponent + difference) and how far that is off the label.
+With several rungs, the fitted rating is the maximum-likelihood Elo R for which the expected
+scores 1 / (1 + 10^((opponent - R) / 400)) best explain all the games (a draw counts as half a
+win and half a loss), with its 95% interval from the curvature of the log-likelihood.
+
+Standard library only.
+"""
+
+import argparse
+import math
+import os
+import re
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.dirname(os.path.dirname(HERE))
+STOCKFISH = "/usr/games/stockfish"
+STOCKFISH_ELO_RANGE = (1350, 2850)  # what Stockfish 15.1 declares for UCI_Elo
+Z95 = 1.959964
+
+RESULTS_LINE = re.compile(r"Results of (\S+) vs (\S+) \(")
+GAMES_LINE = re.compile(r"Games: (\d+), Wins: (\d+), Losses: (\d+), Draws: (\d+)")
+
+
+def elo_difference(score):
+    """The logistic Elo difference of a mean score in (0, 1)."""
+    return -400.0 * math.log10(1.0 / score - 1.0)
+
+
+def expected_score(difference):
+    return 1.0 / (1.0 + 10.0 ** (-difference / 400.0))
+
+
+class Result:
+    """Games of one engine against one opponent: wins, draws and losses from its side."""
+
+    def __init__(self, opponent_elo, wins, draws, losses, label=None):
+        self.opponent_elo = opponent_elo
+        self.wins, self.draws, self.losses = wins, draws, losses
+        self.label = label
+
+    @property
+    def games(self):
+        return self.wins + self.draws + self.losses
+
+    @property
+    def score(self):
+        return (self.wins + 0.5 * self.draws) / self.games
+
+    def interval(self):
+        """(low, difference, high) in Elo; an end is +-inf where the score reaches 0 or 1."""
+        n, s = self.games, self.score
+        variance = (self.wins * (1 - s) ** 2 + self.draws * (0.5 - s) ** 2
+                    + self.losses * s ** 2) / n
+        half = Z95 * math.sqrt(variance / n)
+
+        def elo(x):
+            if x <= 0:
+                return -math.inf
+            if x >= 1:
+                return math.inf
+            return elo_difference(x)
+
+        return elo(s - half), elo(s), elo(s + half)
+
+
+def fit(results):
+    """(rating, half width of its 95% interval) by maximum likelihood over all the games."""
+    points = sum(r.wins + 0.5 * r.draws for r in results)
+    games = sum(r.games for r in results)
+    if points <= 0 or points >= games:
+        return (-math.inf if points <= 0 else math.inf), math.inf
+    rating = sum(r.opponent_elo * r.games for r in results) / games
+    scale = math.log(10.0) / 400.0
+    for _ in range(100):  # Newton's method on the log-likelihood's derivative
+        gradient = sum(r.wins + 0.5 * r.draws - r.games * expected_score(rating - r.opponent_elo)
+                       for r in results) * scale
+        curvature = sum(r.games * expected_score(rating - r.opponent_elo)
+                        * (1 - expected_score(rating - r.opponent_elo)) for r in results) * scale**2
+        step = gradient / curvature
+        rating += max(-200.0, min(200.0, step))
+        if abs(step) < 1e-6:
+            break
+    curvature = sum(r.games * expected_score(rating - r.opponent_elo)
+                    * (1 - expected_score(rating - r.opponent_elo)) for r in results) * scale**2
+    return rating, Z95 / math.sqrt(curvature)
+
+
+def read_log(path, opponent_elo=None):
+    """The last result fastchess printed in a log, from the side of the engine that is not
+    Stockfish (named sf<ELO>), as a Result; None if the log holds no finished game."""
+    names, counts = None, None
+    with open(path, errors="replace") as file:
+        for line in file:
+            heading = RESULTS_LINE.search(line)
+            if heading:
+                names = heading.groups()
+            found = GAMES_LINE.search(line)
+            if found:
+                counts = [int(x) for x in found.groups()]
+    if not names or not counts or counts[0] == 0:
+        return None
+    _, wins, losses, draws = counts
+    ours_first = not names[0].startswith("sf")
+    if not ours_first:
+        wins, losses = losses, wins
+    theirs = names[1] if ours_first else names[0]
+    if opponent_elo is None:
+        digits = re.fullmatch(r"sf(\d+)", theirs)
+        if not digits:
+            sys.exit(f"{path}: cannot tell the opponent's UCI_Elo from the name {theirs!r}; "
+                     "give --opponent-elo")
+        opponent_elo = int(digits.group(1))
+    return Result(opponent_elo, wins, draws, losses)
+
+
+def format_elo(x):
+    return "∞" if x == math.inf else ("−∞" if x == -math.inf else f"{x:+.0f}".replace("-", "−"))
+
+
+def table(results):
+    rows = ["| level | opponent | games | W / D / L | score | Elo difference (95%) | measured "
+            "| off its label |",
+            "|---|---:|---:|---|---:|---|---:|---:|"]
+    for r in results:
+        low, difference, high = r.interval()
+        measured = r.opponent_elo + difference
+        label = r.label if r.label is not None else "–"
+        off = "–"
+        if str(label).isdigit() and math.isfinite(measured):
+            off = format_elo(measured - int(label))
+        shown = f"{measured:.0f}" if math.isfinite(measured) else "–"
+        rows.append(f"| {label} | {r.opponent_elo} | {r.games} | {r.wins} / {r.draws} / {r.losses} "
+                    f"| {100 * r.score:.1f}% | {format_elo(difference)} ({format_elo(low)} to "
+                    f"{format_elo(high)}) | {shown} | {off} |")
+    return "\n".join(rows)
+
+
+def nearest_opponent(level, explicit):
+    if explicit is not None:
+        return explicit
+    low, high = STOCKFISH_ELO_RANGE
+    return max(low, min(high, int(round(level / 50.0)) * 50))
+
+
+def play_level(args, label):
+    """Plays the games of one level that its logs in --out do not hold yet; returns the Result
+    of all of them. A stopped run leaves its log: the next run adds a log of the missing games
+    (fastchess cannot resume one) and never writes over one."""
+    full = label == "full"
+    level = None if full else int(label)
+    opponent = args.full_opponent if full else nearest_opponent(level, args.opponent)
+    name = f"avocet-{label}-vs-sf{opponent}"
+    done = rating_of_logs(args.out, name, opponent)
+    if done.games >= args.games:
+        print(f"{label}: read {done.games} games from {args.out}/{name}*.log", file=sys.stderr)
+        done.label = label
+        return done
+    run = 1
+    while os.path.exists(os.path.join(args.out, f"{name}-{run}.log")):
+        run += 1
+    log = os.path.join(args.out, f"{name}-{run}.log")
+    games = args.games - done.games
+    ours = [f"cmd={os.path.abspath(args.engine)}", f"name=avocet-{label}"]
+    ours += [f"option.{o}" for o in args.option]
+    if not full:
+        ours += ["option.UCI_LimitStrength=true", f"option.UCI_Elo={level}"]
+    theirs = [f"cmd={args.stockfish}", f"name=sf{opponent}", "option.UCI_LimitStrength=true",
+              f"option.UCI_Elo={opponent}"]
+    command = [args.fastchess, "-engine", *ours, "-engine", *theirs,
+               "-each", f"tc={args.tc}", "option.Threads=1", "option.Hash=16",
+               "-openings", f"file={args.book}", "format=epd", "order=random", "-repeat",
+               "-rounds", str((games + 1) // 2), "-games", "2",
+               "-concurrency", str(args.concurrency), "-recover",
+               "-pgnout", f"file={log[:-len('.log')]}.pgn"]
+    print(f"{label}: {games} games against UCI_Elo {opponent} -> {log}", file=sys.stderr)
+    with open(log, "w") as out:
+        status = subprocess.run(command, stdout=out, stderr=subprocess.STDOUT).returncode
+    if status != 0:
+        sys.exit(f"{label}: fastchess exited with {status}; see {log}")
+    result = rating_of_logs(args.out, name, opponent)
+    result.label = label
+    return result
+
+
+def rating_of_logs(folder, name, opponent):
+    """All the games of the logs NAME-<run>.log in folder, added up."""
+    total = Result(opponent, 0, 0, 0)
+    run = 1
+    while os.path.exists(os.path.join(folder, f"{name}-{run}.log")):
+        result = read_log(os.path.join(folder, f"{name}-{run}.log"), opponent)
+        if result:
+            total.wins += result.wins
+            total.draws += result.draws
+            total.losses += result.losses
+        run += 1
+    return total
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    commands = parser.add_subparsers(dest="command", required=True)
+    levels = commands.add_parser("levels", help="play each level against Stockfish's nearest")
+    levels.add_argument("--engine", default=os.path.join(REPO, "build", "avocet"))
+    levels.add_argument("--levels", nargs="+", required=True,
+                        help="UCI_Elo values, or 'full' for full strength")
+    levels.add_argument("--games", type=int, default=60)
+    levels.add_argument("--tc", default="10+0.1")
+    levels.add_argument("--book", default=os.path.join(
+        REPO, "..", "shared", "data", "books", "noob_3moves.epd"))
+    levels.add_argument("--out", required=True, help="folder for the logs and PGNs")
+    levels.add_argument("--fastchess", default="fastchess")
+    levels.add_argument("--stockfish", default=STOCKFISH)
+    levels.add_argument("--opponent", type=int, help="one Stockfish UCI_Elo for every level")
+    levels.add_argument("--full-opponent", type=int, default=1800,
+                        help="Stockfish's UCI_Elo against full strength (default 1800)")
+    levels.add_argument("--concurrency", type=int, default=1)
+    levels.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
+                        help="an Avocet option for every level (repeatable)")
+    readback = commands.add_parser("fit", help="rate matches already played (fastchess logs)")
+    readback.add_argument("logs", nargs="+")
+    readback.add_argument("--opponent-elo", type=int,
+                          help="Stockfish's UCI_Elo, where the logs' names do not say it")
+    args = parser.parse_args()
+
+    if args.command == "levels":
+        if not os.path.isfile(args.book):
+            sys.exit(f"no opening book at {args.book} (give --book)")
+        os.makedirs(args.out, exist_ok=True)
+        for label in args.levels:
+            if label != "full" and not label.isdigit():
+                sys.exit(f"a level is a UCI_Elo or 'full', not {label!r}")
+        results = [play_level(args, label) for label in args.levels]
+        print(table(results))
+        return
+    results = []
+    for path in args.logs:
+        result = read_log(path, args.opponent_elo)
+        if result is None:
+            sys.exit(f"{path}: no finished game in this log")
+        result.label = os.path.basename(path)
+        results.append(result)
+    print(table(results))
+    rating, half = fit(results)
+    games = sum(r.games for r in results)
+    print(f"\nFitted rating over {games} games against UCI_Elo "
+          f"{', '.join(str(r.opponent_elo) for r in results)}: {rating:.0f} ± {half:.0f} (95%)")
+
+
+if __name__ == "__main__":
+    main()
