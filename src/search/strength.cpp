@@ -25,7 +25,7 @@ struct StrengthAnchor {
 // draw among them would favour the moves the search did not look at.
 constexpr StrengthAnchor kStrengthAnchors[] = {
     {1000, 1, 0.10},      // extrapolated, not measured
-    {1220, 1, 0.0},       // the net's argmax
+    {1340, 1, 0.0},       // the net's argmax
     {1570, 8, 0.0},       // PUCT, 8 network evaluations a move
     {kMaxElo, 128, 0.0},  // full strength
 };

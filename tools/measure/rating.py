@@ -234,8 +234,9 @@ def main():
     levels.add_argument("--fastchess", default="fastchess")
     levels.add_argument("--stockfish", default=STOCKFISH)
     levels.add_argument("--opponent", type=int, help="one Stockfish UCI_Elo for every level")
-    levels.add_argument("--full-opponent", type=int, default=1800,
-                        help="Stockfish's UCI_Elo against full strength (default 1800)")
+    levels.add_argument("--full-opponent", type=int, default=1850,
+                        help="Stockfish's UCI_Elo against full strength (default 1850, the "
+                        "nearest to the top level, 1870)")
     levels.add_argument("--concurrency", type=int, default=1)
     levels.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
                         help="an Avocet option for every level (repeatable)")
