@@ -365,7 +365,6 @@ IterationReport Engine::search_tree(const GoRequest& request, const TimeBudget& 
   // thread leaving the children another is expanding to the end (control_.split_work), so
   // that they split a node's moves instead of evaluating the same positions. Search thread i
   // evaluates on two threads when i < plan.split_evaluations (see ThreadPlan).
-  const int multipv = options.multipv;
   // The strength levels below full strength are calibrated on PUCT's node counts, so they play
   // it whatever SearchMode says.
   const bool below_full_strength =
@@ -375,7 +374,7 @@ IterationReport Engine::search_tree(const GoRequest& request, const TimeBudget& 
     // and the threads beyond two wait (gathering leaves with virtual loss is still to come).
     const auto evaluator = factory_();
     evaluator->set_threads(options.threads >= 2 ? 2 : 1);
-    PuctSearcher searcher(*evaluator, table_, puct_tree_, options.params, control_, multipv,
+    PuctSearcher searcher(*evaluator, table_, puct_tree_, options.params, control_, options.multipv,
                           tables);
     IterationReport result = searcher.run(searched_game_, limits, report, std::move(progress));
     if (result.iterations == 0) report(result);
@@ -396,7 +395,7 @@ IterationReport Engine::search_tree(const GoRequest& request, const TimeBudget& 
     });
   }
   const auto evaluator = evaluator_for(0);
-  Searcher searcher(*evaluator, table_, options.params, control_, multipv, tables);
+  Searcher searcher(*evaluator, table_, options.params, control_, options.multipv, tables);
   IterationReport result = searcher.run(searched_game_, limits, report, std::move(progress));
   control_.stop = true;
   for (auto& h : helpers) h.join();

@@ -346,7 +346,6 @@ IterationReport Searcher::run(const Game& game, const Limits& limits,
       // two lines completed and the best of them is another move, that move beat it.
       if (completed >= 2 && current.front().move != lines.front().move) {
         report = report_of(root, current, report.iterations);
-        report.exact_lines = completed;
         if (on_iteration && report.iterations > 0) on_iteration(report);  // 0: the caller's
       }
       // The nodes of the cut iteration were searched too (`go nodes 1` reports 1, not 0).

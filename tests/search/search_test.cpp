@@ -156,34 +156,6 @@ TEST(Search, ReportsPliesWithSeldepthCoveringEveryLine) {
   EXPECT_GT(reports.back().depth, reports.front().depth);
 }
 
-// An iteration cut short is reported when a completed line beat the previous best; only its
-// completed lines then carry this iteration's values (the strength levels, which search every
-// root move exactly, draw among those).
-TEST(Search, CutIterationMarksItsExactLines) {
-  int cut_reports = 0;
-  for (const char* fen :
-       {"r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
-        "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4",
-        "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10"}) {
-    const Game game(Position::from_fen(fen));
-    for (uint64_t nodes = 2; nodes < 300; nodes += 1) {
-      MaterialSearch search{int(MoveList::kCapacity)};
-      search.control.node_limit = nodes;
-      const IterationReport report = search.run(game, Limits{});
-      if (report.exact_lines >= report.lines.size()) continue;
-      ++cut_reports;
-      EXPECT_GE(report.exact_lines, 2u) << nodes;
-      for (size_t i = 1; i < report.exact_lines; ++i)
-        EXPECT_GE(report.lines[i - 1].value, report.lines[i].value) << nodes;
-    }
-    Limits limits;
-    limits.iterations = 4;
-    const IterationReport whole = MaterialSearch().run(game, limits);
-    EXPECT_GE(whole.exact_lines, whole.lines.size());
-  }
-  EXPECT_GT(cut_reports, 0) << "some node limit cuts an iteration after its best move changed";
-}
-
 TEST(Search, NominalDepthIsTheBitsOfTheta) {
   EXPECT_EQ(nominal_depth(1.0), 1);
   EXPECT_EQ(nominal_depth(0.25), 2);

@@ -172,10 +172,6 @@ struct IterationReport {
   uint64_t nodes = 0;
   uint64_t tbhits = 0;
   std::vector<RootLine> lines;  // best first, at least one
-  // How many lines, from the first, carry values of the same (reported) iteration: all of
-  // them, but for an iteration cut short whose completed lines were reported, where the rest
-  // keep the previous iteration's values.
-  size_t exact_lines = SIZE_MAX;
 };
 
 // Where a search is, for a GUI's progress lines between iterations (Searcher::run's
