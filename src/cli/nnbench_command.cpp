@@ -17,6 +17,7 @@
 #include <stdexcept>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "avocet/chess/movegen.h"
 #include "avocet/chess/tactical_features.h"
@@ -237,10 +238,13 @@ void select_int8_kernel_option(const cxxopts::ParseResult& parsed) {
 using Maker = std::function<std::shared_ptr<const nn::Network>(nn::Precision)>;
 
 // The entries: the --EvalFile files, else the standard random nets (house nets of four
-// shapes, the feature and attention variants of the smallest, and one searchless net).
+// shapes, the feature and attention variants of the smallest, and one searchless net), or those
+// of them that --nets names.
 std::vector<Maker> network_makers(const cxxopts::ParseResult& parsed) {
   std::vector<Maker> makers;
   const std::string files(engine::option_name::kEvalFile);
+  if (parsed.count(files) && parsed.count("nets"))
+    throw std::invalid_argument("--nets chooses among the standard random nets, not --EvalFile's");
   if (parsed.count(files)) {
     for (const std::string& path : parsed[files].as<std::vector<std::string>>()) {
       nn::Network::load_file(path, nn::Precision::Fp32);  // a bad file stops before any row
@@ -248,20 +252,37 @@ std::vector<Maker> network_makers(const cxxopts::ParseResult& parsed) {
     }
     return makers;
   }
-  auto random = [](nn::NetworkConfig c) {
-    return [c](nn::Precision p) { return nn::Network::random(c, 1, p); };
-  };
+  std::vector<nn::NetworkConfig> configs;
   for (const auto& [d, layers] : {std::pair{128, 4}, {128, 8}, {256, 4}, {256, 8}}) {
-    makers.push_back(random(config(nn::Family::House, d, layers)));
+    configs.push_back(config(nn::Family::House, d, layers));
     if (d == 128 && layers == 4) {
       // The cost of the feature groups against the line above, and of each attention
       // position variant against the featured net (v12's shape).
-      makers.push_back(random(config(nn::Family::House, d, layers, true)));
+      configs.push_back(config(nn::Family::House, d, layers, true));
       for (const auto position : {nn::AttentionPosition::Bias, nn::AttentionPosition::Relative})
-        makers.push_back(random(config(nn::Family::House, d, layers, true, position)));
+        configs.push_back(config(nn::Family::House, d, layers, true, position));
     }
   }
-  makers.push_back(random(config(nn::Family::Searchless, 256, 8)));
+  configs.push_back(config(nn::Family::Searchless, 256, 8));
+  if (parsed.count("nets")) {
+    const auto wanted = parsed["nets"].as<std::vector<std::string>>();
+    const auto named = [&](const std::string& name) {
+      return std::ranges::any_of(configs,
+                                 [&](const nn::NetworkConfig& c) { return c.name == name; });
+    };
+    for (const std::string& name : wanted)
+      if (!named(name)) {
+        std::vector<std::string> names;
+        for (const nn::NetworkConfig& c : configs) names.push_back(c.name);
+        throw std::invalid_argument(fmt::format("--nets: no standard net '{}' (they are: {})", name,
+                                                fmt::join(names, ", ")));
+      }
+    std::erase_if(configs, [&](const nn::NetworkConfig& c) {
+      return std::ranges::find(wanted, c.name) == wanted.end();
+    });
+  }
+  for (const nn::NetworkConfig& c : configs)
+    makers.push_back([c](nn::Precision p) { return nn::Network::random(c, 1, p); });
   return makers;
 }
 
@@ -404,6 +425,8 @@ int nnbench_command(const Args& args, const Streams& io) {
   add(std::string(engine::option_name::kEvalFile),
       "benchmark these network files instead of the standard random ones",
       cxxopts::value<std::vector<std::string>>(), "FILE,...");
+  add("nets", "benchmark only these of the standard random nets (default: all of them)",
+      cxxopts::value<std::vector<std::string>>(), "NAME,...");
   add("seconds", "measuring time per entry", cxxopts::value<double>()->default_value("2"), "S");
   add("threads", "thread counts to measure, one evaluator per thread",
       cxxopts::value<std::vector<long long>>()->default_value("1,2"), "T,...");
