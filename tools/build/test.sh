@@ -1,17 +1,18 @@
 #!/usr/bin/env bash
-# Quick start, second command (and CI): install what is missing, build, check formatting, run
+# Quick start, second command (and CI): install what is missing, check formatting, build, run
 # the whole test suite on the checked build (the Release build, -O3 for this CPU, with its
 # assertions on), compile the code that depends on the target CPU for six -march targets with
-# -Werror (nothing linked or run), then run the
-# suite again built with clang's AddressSanitizer and UndefinedBehaviorSanitizer
-# (LeakSanitizer included), together with a short run of every libFuzzer target. Both builds treat a warning in the project's own code as an error
-# (AVOCET_WERROR), so that CI fails on a new one, with gcc and with clang.
+# -Werror (nothing linked or run), then run the suite again built with clang's
+# AddressSanitizer and UndefinedBehaviorSanitizer (LeakSanitizer included), together with a
+# short run of every libFuzzer target. Both builds treat a warning in the project's own code as
+# an error (AVOCET_WERROR), so that CI fails on a new one, with gcc and with clang. Each stage
+# prints when it starts, in seconds from the start, so that CI's time can be read by stage.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+stage() { echo "== $1 (at $SECONDS s)"; }
 tools/build/install-deps.sh
-cmake --preset checked >/dev/null
-cmake --build build-checked -j "$(nproc)"
 
+# Formatting first: it takes seconds, a build minutes.
 unformatted=$(git ls-files '*.cpp' '*.h' | xargs clang-format --dry-run 2>&1 | grep -c "warning:" || true)
 if [ "$unformatted" -ne 0 ]; then
   git ls-files '*.cpp' '*.h' | xargs clang-format --dry-run 2>&1 | head -20
@@ -19,6 +20,10 @@ if [ "$unformatted" -ne 0 ]; then
   exit 1
 fi
 
+stage "checked build: build-checked"
+cmake --preset checked >/dev/null
+cmake --build build-checked -j "$(nproc)"
+stage "the suite on the checked build"
 ctest --test-dir build-checked --output-on-failure -j "$(nproc)"
 
 # The code whose compilation depends on the target CPU, for each -march a user's CPU may have,
@@ -34,6 +39,7 @@ ctest --test-dir build-checked --output-on-failure -j "$(nproc)"
 # 75 s of CPU a target. CMake's top-level Makefile is .NOTPARALLEL, so one target's objects
 # compile one at a time whatever -j says: the targets run side by side instead, one per core,
 # each logging to build-march-TARGET/compile.log (printed when it fails).
+stage "compile only, -Werror, for six -march targets"
 march_targets=(x86-64-v2 x86-64-v3 icelake-server sapphirerapids znver3 znver4)
 march_sources=(src/nn/*.cpp src/nn/kernels/*.cpp src/chess/attacks.cpp)
 compile_for_target() {  # TARGET: compile march_sources for it; leaves DIR/compile.ok
@@ -61,7 +67,9 @@ done
 wait
 for target in "${march_targets[@]}"; do [ -f "build-march-$target/compile.ok" ] || exit 1; done
 
-echo "== sanitizers (ASan + UBSan + LSan) and fuzz smoke: build-fuzz"
+stage "sanitizers (ASan + UBSan + LSan) and fuzz smoke: build-fuzz"
 cmake --preset fuzz >/dev/null
 cmake --build build-fuzz -j "$(nproc)"
+stage "the suite and the fuzz smoke on build-fuzz"
 ctest --test-dir build-fuzz --output-on-failure -j "$(nproc)"
+stage "all passed"
