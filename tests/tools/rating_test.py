@@ -1,6 +1,7 @@
 """tools/measure/rating.py: the score's Elo and interval, the fitted rating over several rungs
-(the issue's 60+0.6 figures), which side of a fastchess log is ours, and `levels` resuming
-from a log that already holds its games."""
+(the issue's 60+0.6 figures), which side of a fastchess log or PGN is ours, and `levels`
+resuming from the runs that already hold its games, including a stopped run whose log has no
+summary yet."""
 
 import math
 import os
@@ -26,6 +27,16 @@ def write_log(folder, name, first, second, wins, losses, draws):
                    f"Results of {first} vs {second} (10+0.1, 1t, 16MB, noob_3moves.epd):\n"
                    f"Games: {wins + losses + draws}, Wins: {wins}, Losses: {losses}, "
                    f"Draws: {draws}, Points: 0\n")
+    return path
+
+
+def write_pgn(folder, name, games):
+    """A fastchess-like PGN of (white, black, result) games."""
+    path = os.path.join(folder, name)
+    with open(path, "w") as file:
+        for white, black, result in games:
+            file.write(f'[Event "Fastchess Tournament"]\n[White "{white}"]\n[Black "{black}"]\n'
+                       f'[Result "{result}"]\n[Termination "normal"]\n\n1. e4 e5 {result}\n\n')
     return path
 
 
@@ -71,6 +82,35 @@ class RatingTest(unittest.TestCase):
                                                      30, 20, 10))
             self.assertEqual((theirs_first.wins, theirs_first.losses), (20, 30))
             self.assertEqual(theirs_first.opponent_elo, 1600)
+
+    def test_pgn_read_from_our_side_in_either_colour(self):
+        with tempfile.TemporaryDirectory() as folder:
+            path = write_pgn(folder, "a.pgn", [("avocet-full", "sf1850", "1-0"),
+                                               ("sf1850", "avocet-full", "1-0"),
+                                               ("sf1850", "avocet-full", "0-1"),
+                                               ("avocet-full", "sf1850", "1/2-1/2"),
+                                               ("sf1850", "avocet-full", "*")])
+            result = rating.read_games(path)
+            self.assertEqual((result.wins, result.draws, result.losses), (2, 1, 1))
+            self.assertEqual(result.opponent_elo, 1850)
+            self.assertIsNone(rating.read_pgn(write_pgn(folder, "b.pgn", [])))
+
+    def test_stopped_run_counts_the_games_its_pgn_holds(self):
+        with tempfile.TemporaryDirectory() as folder:
+            # Run 1 was stopped after three games: its log has no summary line, its PGN has them.
+            with open(os.path.join(folder, "avocet-full-vs-sf1850-1.log"), "w") as file:
+                file.write("Started game 1 of 60 (avocet-full vs sf1850)\n")
+            write_pgn(folder, "avocet-full-vs-sf1850-1.pgn", [("avocet-full", "sf1850", "1-0"),
+                                                               ("sf1850", "avocet-full", "1-0"),
+                                                               ("avocet-full", "sf1850", "0-1")])
+            write_log(folder, "avocet-full-vs-sf1850-2.log", "avocet-full", "sf1850", 4, 2, 1)
+            total = rating.rating_of_logs(folder, "avocet-full-vs-sf1850", 1850)
+            self.assertEqual((total.wins, total.draws, total.losses), (5, 1, 4))
+            out = subprocess.run([sys.executable, SCRIPT, "fit",
+                                  os.path.join(folder, "avocet-full-vs-sf1850-1.log")],
+                                 capture_output=True, text=True)
+            self.assertNotEqual(out.returncode, 0)
+            self.assertIn("no finished game in this file", out.stderr)
 
     def test_nearest_opponent_stays_in_stockfish_range(self):
         self.assertEqual(rating.nearest_opponent(1150, None), 1350)

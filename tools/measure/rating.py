@@ -5,17 +5,19 @@ calibration table and the front page's headline rating.
     # play: each Avocet level against the Stockfish level nearest its label, 60 games each
     tools/measure/rating.py levels --engine build/avocet --levels 1150 1450 1750 full \\
         --games 60 --tc 10+0.1 --out /tmp/levels
-    # read: matches already played (fastchess logs), against one or several UCI_Elo rungs
-    tools/measure/rating.py fit sf1800.log sf2100.log
+    # read: matches already played (fastchess PGNs or logs), against one or several rungs
+    tools/measure/rating.py fit sf1800.pgn sf2100.log
 
 `levels` plays, for each level, `UCI_LimitStrength true` and `UCI_Elo L` (or full strength for
 `full`) against Stockfish 15.1 with `UCI_LimitStrength` at the UCI_Elo nearest L within its
 range (1350-2850, or --opponent), with fastchess, the book in random order with -repeat,
 Threads 1 and Hash 16 on both sides. A level whose logs in --out already hold its games is
 read, not played again, and one that holds some plays the rest into a log of its own, so a
-stopped calibration resumes and loses nothing. `fit` reads fastchess logs whose
-engines are named `avocet...` and `sf<ELO>` (as `levels` names them; --opponent-elo says it
-otherwise).
+stopped calibration resumes and loses nothing. The games are counted from the PGN beside each
+log, which fastchess writes game by game: a log gets its summary only every ten games and at
+the end, so a run stopped early would otherwise lose the games it finished. `fit` reads
+fastchess PGNs or logs whose engines are named `avocet...` and `sf<ELO>` (as `levels` names
+them; --opponent-elo says it otherwise).
 
 Each row gives the games, the score, the Elo difference with its 95% interval (the trinomial
 model: a game scores 1, 1/2 or 0, and the interval of the mean score is mapped through the
@@ -42,6 +44,7 @@ Z95 = 1.959964
 
 RESULTS_LINE = re.compile(r"Results of (\S+) vs (\S+) \(")
 GAMES_LINE = re.compile(r"Games: (\d+), Wins: (\d+), Losses: (\d+), Draws: (\d+)")
+PGN_TAG = re.compile(r'^\[(White|Black|Result) "(.*)"\]')
 
 
 def elo_difference(score):
@@ -127,13 +130,55 @@ def read_log(path, opponent_elo=None):
     if not ours_first:
         wins, losses = losses, wins
     theirs = names[1] if ours_first else names[0]
-    if opponent_elo is None:
-        digits = re.fullmatch(r"sf(\d+)", theirs)
-        if not digits:
-            sys.exit(f"{path}: cannot tell the opponent's UCI_Elo from the name {theirs!r}; "
-                     "give --opponent-elo")
-        opponent_elo = int(digits.group(1))
-    return Result(opponent_elo, wins, draws, losses)
+    return Result(opponent_elo_of(path, theirs, opponent_elo), wins, draws, losses)
+
+
+def opponent_elo_of(path, name, given):
+    """Stockfish's UCI_Elo: the one given, or the digits of its name sf<ELO>."""
+    if given is not None:
+        return given
+    digits = re.fullmatch(r"sf(\d+)", name)
+    if not digits:
+        sys.exit(f"{path}: cannot tell the opponent's UCI_Elo from the name {name!r}; "
+                 "give --opponent-elo")
+    return int(digits.group(1))
+
+
+def read_pgn(path, opponent_elo=None):
+    """The finished games of a fastchess PGN, from the side of the engine that is not Stockfish
+    (named sf<ELO>), as a Result; None if it holds none. A game without a result ("*") is
+    skipped."""
+    result, theirs, tags = None, None, {}
+    with open(path, errors="replace") as file:
+        for line in file:
+            found = PGN_TAG.match(line)
+            if not found:
+                continue
+            tags[found.group(1)] = found.group(2)
+            if found.group(1) != "Result":
+                continue
+            white, black, score = tags.get("White", ""), tags.get("Black", ""), found.group(2)
+            tags = {}
+            if score not in ("1-0", "0-1", "1/2-1/2"):
+                continue
+            ours_white = not white.startswith("sf")
+            if theirs is None:
+                theirs = black if ours_white else white
+                result = Result(opponent_elo_of(path, theirs, opponent_elo), 0, 0, 0)
+            if score == "1/2-1/2":
+                result.draws += 1
+            elif (score == "1-0") == ours_white:
+                result.wins += 1
+            else:
+                result.losses += 1
+    return result
+
+
+def read_games(path, opponent_elo=None):
+    """A PGN's or a log's games, by the file's extension."""
+    return (read_pgn if path.endswith(".pgn") else read_log)(path, opponent_elo)
+
+
 
 
 def format_elo(x):
@@ -175,7 +220,7 @@ def play_level(args, label):
     name = f"avocet-{label}-vs-sf{opponent}"
     done = rating_of_logs(args.out, name, opponent)
     if done.games >= args.games:
-        print(f"{label}: read {done.games} games from {args.out}/{name}*.log", file=sys.stderr)
+        print(f"{label}: read {done.games} games from {args.out}/{name}-*", file=sys.stderr)
         done.label = label
         return done
     run = 1
@@ -206,11 +251,16 @@ def play_level(args, label):
 
 
 def rating_of_logs(folder, name, opponent):
-    """All the games of the logs NAME-<run>.log in folder, added up."""
+    """All the games of the runs NAME-<run>.log in folder, added up: each run's PGN where it
+    has one (every finished game), else its log's last summary."""
     total = Result(opponent, 0, 0, 0)
     run = 1
     while os.path.exists(os.path.join(folder, f"{name}-{run}.log")):
-        result = read_log(os.path.join(folder, f"{name}-{run}.log"), opponent)
+        pgn = os.path.join(folder, f"{name}-{run}.pgn")
+        if os.path.exists(pgn):
+            result = read_pgn(pgn, opponent)
+        else:
+            result = read_log(os.path.join(folder, f"{name}-{run}.log"), opponent)
         if result:
             total.wins += result.wins
             total.draws += result.draws
@@ -240,8 +290,9 @@ def main():
     levels.add_argument("--concurrency", type=int, default=1)
     levels.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
                         help="an Avocet option for every level (repeatable)")
-    readback = commands.add_parser("fit", help="rate matches already played (fastchess logs)")
-    readback.add_argument("logs", nargs="+")
+    readback = commands.add_parser("fit", help="rate matches already played (fastchess PGNs "
+                                   "or logs)")
+    readback.add_argument("logs", nargs="+", metavar="PGN_OR_LOG")
     readback.add_argument("--opponent-elo", type=int,
                           help="Stockfish's UCI_Elo, where the logs' names do not say it")
     args = parser.parse_args()
@@ -258,9 +309,11 @@ def main():
         return
     results = []
     for path in args.logs:
-        result = read_log(path, args.opponent_elo)
+        if not os.path.isfile(path):
+            sys.exit(f"{path}: no such file")
+        result = read_games(path, args.opponent_elo)
         if result is None:
-            sys.exit(f"{path}: no finished game in this log")
+            sys.exit(f"{path}: no finished game in this file")
         result.label = os.path.basename(path)
         results.append(result)
     print(table(results))
