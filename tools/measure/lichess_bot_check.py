@@ -34,6 +34,7 @@ import tempfile
 import threading
 
 STOCKFISH = "/usr/games/stockfish"
+report_fd = 1  # the real standard output while the games' output goes to a file
 
 
 def descendants(pid):
@@ -103,7 +104,7 @@ def simulate_lichess(chess, engine, args, move_queue, board_queue, clock_queue, 
             move_queue.task_done()
             if move not in board.legal_moves:
                 # The mocked stream ends only with the game: nothing sensible is left to do.
-                os.write(1, f"illegal move {move.uci()} in {board.fen()}\n".encode())
+                os.write(report_fd, f"illegal move {move.uci()} in {board.fen()}\n".encode())
                 os._exit(1)
             board.push(move)
             if len(board.move_stack) > 2:
@@ -118,6 +119,8 @@ def simulate_lichess(chess, engine, args, move_queue, board_queue, clock_queue, 
 
 
 def play_game(modules, args, pgn_folder, log_file):
+    """One game: lichess-bot with the README's options and --option, against Stockfish through
+    the mocked server; returns how it ended."""
     chess, yaml, config, lichess_bot, mock = modules
     from multiprocessing import Manager
     with open("config.yml.default") as file:
@@ -200,7 +203,9 @@ def main():
     lichess_bot.logging_configurer(logging.INFO, log_file, True)
     # The engine's stderr is this process's: it goes to a file whose lines are counted. The
     # console's log goes to a file too (the log file holds the same records).
+    global report_fd
     saved_stdout, saved_stderr = os.dup(1), os.dup(2)
+    report_fd = saved_stdout
     with open(os.path.join(work, "console.txt"), "w") as console, \
             open(os.path.join(work, "stderr.txt"), "w+") as stderr_file:
         os.dup2(console.fileno(), 1)
