@@ -32,6 +32,7 @@ import signal
 import sys
 import tempfile
 import threading
+from multiprocessing import Manager
 
 STOCKFISH = "/usr/games/stockfish"
 report_fd = 1  # the real standard output while the games' output goes to a file
@@ -122,7 +123,6 @@ def play_game(modules, args, pgn_folder, log_file):
     """One game: lichess-bot with the README's options and --option, against Stockfish through
     the mocked server; returns how it ended."""
     chess, yaml, config, lichess_bot, mock = modules
-    from multiprocessing import Manager
     with open("config.yml.default") as file:
         raw = yaml.safe_load(file)
     raw["token"] = ""

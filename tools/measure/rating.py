@@ -36,6 +36,8 @@ import re
 import subprocess
 import sys
 
+from pgn_clock import parse_games  # fastchess PGNs: tags and moves, game by game
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
 STOCKFISH = "/usr/games/stockfish"
@@ -44,7 +46,6 @@ Z95 = 1.959964
 
 RESULTS_LINE = re.compile(r"Results of (\S+) vs (\S+) \(")
 GAMES_LINE = re.compile(r"Games: (\d+), Wins: (\d+), Losses: (\d+), Draws: (\d+)")
-PGN_TAG = re.compile(r'^\[(White|Black|Result) "(.*)"\]')
 
 
 def elo_difference(score):
@@ -148,37 +149,29 @@ def read_pgn(path, opponent_elo=None):
     """The finished games of a fastchess PGN, from the side of the engine that is not Stockfish
     (named sf<ELO>), as a Result; None if it holds none. A game without a result ("*") is
     skipped."""
-    result, theirs, tags = None, None, {}
     with open(path, errors="replace") as file:
-        for line in file:
-            found = PGN_TAG.match(line)
-            if not found:
-                continue
-            tags[found.group(1)] = found.group(2)
-            if found.group(1) != "Result":
-                continue
-            white, black, score = tags.get("White", ""), tags.get("Black", ""), found.group(2)
-            tags = {}
-            if score not in ("1-0", "0-1", "1/2-1/2"):
-                continue
-            ours_white = not white.startswith("sf")
-            if theirs is None:
-                theirs = black if ours_white else white
-                result = Result(opponent_elo_of(path, theirs, opponent_elo), 0, 0, 0)
-            if score == "1/2-1/2":
-                result.draws += 1
-            elif (score == "1-0") == ours_white:
-                result.wins += 1
-            else:
-                result.losses += 1
+        games = [game["tags"] for game in parse_games(file.read())]
+    result = None
+    for tags in games:
+        score = tags.get("Result")
+        if score not in ("1-0", "0-1", "1/2-1/2"):
+            continue
+        ours_white = not tags.get("White", "").startswith("sf")
+        if result is None:
+            theirs = tags.get("Black", "") if ours_white else tags.get("White", "")
+            result = Result(opponent_elo_of(path, theirs, opponent_elo), 0, 0, 0)
+        if score == "1/2-1/2":
+            result.draws += 1
+        elif (score == "1-0") == ours_white:
+            result.wins += 1
+        else:
+            result.losses += 1
     return result
 
 
 def read_games(path, opponent_elo=None):
     """A PGN's or a log's games, by the file's extension."""
     return (read_pgn if path.endswith(".pgn") else read_log)(path, opponent_elo)
-
-
 
 
 def format_elo(x):
@@ -257,10 +250,8 @@ def rating_of_logs(folder, name, opponent):
     run = 1
     while os.path.exists(os.path.join(folder, f"{name}-{run}.log")):
         pgn = os.path.join(folder, f"{name}-{run}.pgn")
-        if os.path.exists(pgn):
-            result = read_pgn(pgn, opponent)
-        else:
-            result = read_log(os.path.join(folder, f"{name}-{run}.log"), opponent)
+        result = read_games(pgn if os.path.exists(pgn) else pgn[:-len(".pgn")] + ".log",
+                            opponent)
         if result:
             total.wins += result.wins
             total.draws += result.draws
