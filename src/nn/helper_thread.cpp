@@ -87,6 +87,7 @@ void HelperThread::loop() {
     }
     seen = now;
     if (quit_.load()) return;
+    if (held_.load(std::memory_order_relaxed)) continue;
     // Tickets the caller finished alone were claimed by it, so the last claim is now - 1
     // exactly when part 1 of `now` is still to run (run_parts).
     uint32_t unclaimed = now - 1;

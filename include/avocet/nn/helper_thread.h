@@ -26,6 +26,10 @@ class HelperThread {
     run_parts([](void* t, int part) { (*static_cast<Task*>(t))(part); }, &task);
   }
 
+  // While held, the helper takes no part, exactly as when another process holds its core and
+  // it never gets to run: for tests, which cannot hold a core at will.
+  void hold(bool held) { held_.store(held); }
+
  private:
   using Part = void (*)(void* task, int part);
   void run_parts(Part part, void* task);
@@ -39,6 +43,7 @@ class HelperThread {
   std::atomic<uint32_t> finished_{0};  // tasks whose part 1 the helper has finished
   std::atomic<bool> sleeping_{false};  // the helper waits on posted_ (see loop())
   std::atomic<bool> quit_{false};
+  std::atomic<bool> held_{false};
   std::thread thread_;
 };
 
