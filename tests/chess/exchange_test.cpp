@@ -3,11 +3,11 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <cctype>
 #include <string>
 #include <vector>
 
 #include "../test_data.h"
+#include "avocet/chess/flip.h"
 #include "avocet/chess/move_text.h"
 #include "avocet/chess/movegen.h"
 
@@ -182,44 +182,6 @@ const std::vector<SeeCase> kOwnSeeCases = {
     {"4k3/8/8/3p4/8/8/8/2Q1K3 w - - 0 1", "c1c2", 0, "0"},
 };
 
-// Mirrors a FEN top to bottom and swaps the colours: the same position for the other side.
-std::string mirror_fen(const std::string& fen) {
-  std::vector<std::string> fields;
-  size_t start = 0;
-  while (start < fen.size()) {
-    const size_t end = fen.find(' ', start);
-    fields.push_back(fen.substr(start, end - start));
-    if (end == std::string::npos) break;
-    start = end + 1;
-  }
-  std::vector<std::string> ranks;
-  for (size_t i = 0, j; i <= fields[0].size(); i = j + 1) {
-    j = fields[0].find('/', i);
-    if (j == std::string::npos) j = fields[0].size();
-    ranks.push_back(fields[0].substr(i, j - i));
-  }
-  auto swap_case = [](std::string s) {
-    for (char& c : s)
-      c = std::isupper(static_cast<unsigned char>(c)) ? char(std::tolower(c))
-                                                      : char(std::toupper(c));
-    return s;
-  };
-  std::string board;
-  for (auto it = ranks.rbegin(); it != ranks.rend(); ++it) {
-    if (!board.empty()) board += '/';
-    board += swap_case(*it);
-  }
-  // White's rights become black's and vice versa, kept in FEN order (KQkq).
-  std::string castling;
-  for (char c : std::string("KQkq"))
-    if (fields[2].find(swap_case(std::string(1, c))) != std::string::npos) castling += c;
-  if (castling.empty()) castling = "-";
-  std::string en_passant = fields[3];
-  if (en_passant != "-") en_passant[1] = char('1' + '8' - en_passant[1]);
-  return board + (fields[1] == "w" ? " b " : " w ") + castling + " " + en_passant + " " +
-         fields[4] + " " + fields[5];
-}
-
 std::string mirror_uci(std::string move) {
   move[1] = char('1' + '8' - move[1]);
   move[3] = char('1' + '8' - move[3]);
@@ -233,18 +195,14 @@ void check_see_cases(const std::vector<SeeCase>& cases) {
     EXPECT_EQ(see(pos, m), c.expected) << c.fen << " " << c.move << " (" << c.what << ")";
     // The colour-mirrored position must give the same value.
     if (c.order_dependent) continue;
-    const std::string mirrored = mirror_fen(c.fen);
+    const std::string mirrored = color_flipped_fen(c.fen);
     const Position flipped = Position::from_fen(mirrored);
     EXPECT_EQ(see(flipped, parse_uci(flipped, mirror_uci(c.move))), c.expected)
         << mirrored << " " << mirror_uci(c.move) << " (mirrored)";
   }
 }
 
-TEST(ExchangeSee, MirrorFenHelper) {
-  EXPECT_EQ(mirror_fen("r3k2r/8/8/3pP3/8/8/8/R3K2R w Kq d6 0 3"),
-            "r3k2r/8/8/8/3Pp3/8/8/R3K2R b Qk d3 0 3");
-  EXPECT_EQ(mirror_uci("e7e8q"), "e2e1q");
-}
+TEST(ExchangeSee, MirrorUciHelper) { EXPECT_EQ(mirror_uci("e7e8q"), "e2e1q"); }
 
 TEST(ExchangeSee, PublishedPositions) {
   ASSERT_GE(kPublishedSeeCases.size(), 30u);

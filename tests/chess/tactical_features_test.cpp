@@ -5,11 +5,10 @@
 
 #include <gtest/gtest.h>
 
-#include <cctype>
-#include <sstream>
 #include <string>
 
 #include "../test_data.h"
+#include "avocet/chess/flip.h"
 #include "avocet/chess/move_text.h"
 #include "avocet/chess/movegen.h"
 
@@ -133,35 +132,12 @@ TEST(Features, OnlyTheGroupsAskedForAreComputed) {
   EXPECT_EQ(v2_groups[kQsearch], 0);
 }
 
-// The FEN of the colour-flipped twin: ranks reversed, colours and side swapped.
-std::string mirror_fen(const std::string& fen) {
-  std::istringstream in(fen);
-  std::string board, side, castling, en_passant, halfmove = "0", fullmove = "1";
-  in >> board >> side >> castling >> en_passant >> halfmove >> fullmove;
-  std::vector<std::string> ranks;
-  std::istringstream rows(board);
-  for (std::string rank; std::getline(rows, rank, '/');) ranks.insert(ranks.begin(), rank);
-  std::string flipped;
-  for (const std::string& rank : ranks) {
-    if (!flipped.empty()) flipped += '/';
-    for (char c : rank) flipped += std::isupper(c) ? char(std::tolower(c)) : char(std::toupper(c));
-  }
-  std::string rights;
-  for (char c : std::string("KQkq"))
-    if (castling.find(char(std::isupper(c) ? std::tolower(c) : std::toupper(c))) !=
-        std::string::npos)
-      rights += c;
-  if (en_passant != "-") en_passant[1] = en_passant[1] == '3' ? '6' : '3';
-  return flipped + (side == "w" ? " b " : " w ") + (rights.empty() ? "-" : rights) + " " +
-         en_passant + " " + halfmove + " " + fullmove;
-}
-
 TEST(Features, ColourFlippedTwinsHaveTheSameFeatures) {
   int moves_compared = 0;
   for (const std::string name : {"perft.epd", "perft_random.epd"}) {
     for (const PerftSuiteEntry& entry : testing::read_perft_file(name)) {
       const Position pos = Position::from_fen(entry.fen);
-      const Position twin = Position::from_fen(mirror_fen(pos.fen()));
+      const Position twin = Position::from_fen(color_flipped_fen(pos.fen()));
       const auto ours = square_features(pos), theirs = square_features(twin);
       for (int s = 0; s < 64; ++s)
         ASSERT_EQ(ours[size_t(s)], theirs[size_t(index(flip_rank(square_at(s))))])

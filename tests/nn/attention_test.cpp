@@ -11,17 +11,15 @@
 #include <utility>
 #include <vector>
 
+#include "kernels/attention_testing.h"
 #include "kernels/gemm_testing.h"
 
 namespace avocet::nn {
 namespace {
 
+using testing::AttentionShape;
 using testing::nmse;
 using testing::random_values;
-
-struct AttentionShape {
-  int tokens, d, heads;
-};
 
 // The comparison can fail: the reference against itself with two heads' keys swapped.
 TEST(Attention, NmseCatchesSwappedHeads) {

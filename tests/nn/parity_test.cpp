@@ -28,9 +28,10 @@ float worse(float worst, float value) { return value <= worst ? worst : value; }
 
 void check_parity(const std::string& model, Precision precision = Precision::Fp32,
                   float log_p_tolerance = kTolerance, float win_tolerance = kTolerance) {
-  const auto network = Network::load_file(testing::data_path(model + ".safetensors"), precision);
+  const auto network =
+      Network::load_file(avocet::testing::data_path(model + ".safetensors"), precision);
   const auto evaluator = make_evaluator(network);
-  std::ifstream file(testing::data_path(model + ".golden.json"));
+  std::ifstream file(avocet::testing::data_path(model + ".golden.json"));
   ASSERT_TRUE(file);
   const nlohmann::json golden = nlohmann::json::parse(file);
   ASSERT_GE(golden.size(), 20u);
@@ -85,7 +86,7 @@ TEST(Parity, SearchlessFamilyInBf16) {
 
 TEST(Evaluator, WinProbabilitiesAreInRangeAndRepeatable) {
   const auto evaluator =
-      make_evaluator(Network::load_file(testing::data_path("tiny_house.safetensors")));
+      make_evaluator(Network::load_file(avocet::testing::data_path("tiny_house.safetensors")));
   const Position pos = Position::start();
   const MoveList moves = legal_moves(pos);
   std::vector<float> first(moves.size()), second(moves.size());

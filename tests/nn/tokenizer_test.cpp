@@ -16,7 +16,7 @@ namespace {
 
 // Goldens from tools/train/chess_tokens.py, an independent Python implementation.
 TEST(Tokenizer, MatchesPythonGoldens) {
-  std::ifstream file(testing::data_path("tokens.golden"));
+  std::ifstream file(avocet::testing::data_path("tokens.golden"));
   ASSERT_TRUE(file);
   int checked = 0, en_passant_dropped = 0;
   for (std::string line; std::getline(file, line);) {
@@ -81,7 +81,7 @@ TEST(Tokenizer, MirrorEqualsTheFlippedPosition) {
 }
 
 TEST(ActionTable, MatchesPythonGolden) {
-  std::ifstream file(testing::data_path("actions.golden"));
+  std::ifstream file(avocet::testing::data_path("actions.golden"));
   ASSERT_TRUE(file);
   int index = 0;
   std::string move;
@@ -93,7 +93,7 @@ TEST(ActionTable, MatchesPythonGolden) {
 }
 
 TEST(ActionTable, EveryLegalMoveHasAnAction) {
-  for (const auto& entry : testing::read_perft_file("perft_random.epd")) {
+  for (const auto& entry : avocet::testing::read_perft_file("perft_random.epd")) {
     const Position pos = Position::from_fen(entry.fen);
     for (Move m : legal_moves(pos)) {
       const int a = action_index(m);
@@ -110,7 +110,7 @@ TEST(ActionTable, EveryLegalMoveHasAnAction) {
 // more, else the king taking its rook: no two legal moves share an action.
 TEST(ActionTable, Chess960CastlingHasAnActionOfItsOwn) {
   int castling_moves = 0;
-  for (const auto& entry : testing::read_perft_file("perft_chess960.epd")) {
+  for (const auto& entry : avocet::testing::read_perft_file("perft_chess960.epd")) {
     const Position pos = Position::from_fen(entry.fen);
     std::set<int> actions;
     for (Move m : legal_moves(pos)) {

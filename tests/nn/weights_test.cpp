@@ -64,7 +64,7 @@ Valid contents_of(const SafetensorsFile& file) {
 }
 
 Valid valid_house() {
-  return contents_of(SafetensorsFile::open(testing::data_path("tiny_house.safetensors")));
+  return contents_of(SafetensorsFile::open(avocet::testing::data_path("tiny_house.safetensors")));
 }
 
 std::string load_error(const std::vector<std::byte>& bytes) {
@@ -91,7 +91,7 @@ TEST(Weights, ValidRewriteLoads) {
 // loads with its embeddings, and a group this engine does not implement is refused by name.
 TEST(Weights, FeatureGroupsComeFromMetadata) {
   const SafetensorsFile file =
-      SafetensorsFile::open(testing::data_path("tiny_house_features.safetensors"));
+      SafetensorsFile::open(avocet::testing::data_path("tiny_house_features.safetensors"));
   const auto net = Network::load(file);
   EXPECT_EQ(net->config().square_groups.size(), 4u);
   EXPECT_EQ(net->config().move_groups.size(), 8u);
@@ -125,13 +125,14 @@ TEST(Weights, FeatureGroupsComeFromMetadata) {
 // missing table or a variant on the searchless family is refused by name.
 TEST(Weights, AttentionPositionComesFromMetadata) {
   const SafetensorsFile file =
-      SafetensorsFile::open(testing::data_path("tiny_house_bias.safetensors"));
+      SafetensorsFile::open(avocet::testing::data_path("tiny_house_bias.safetensors"));
   const auto net = Network::load(file);
   EXPECT_EQ(net->config().attention_position, AttentionPosition::Bias);
   EXPECT_EQ(net->trunk().blocks[0].attention_bias.rows(), 2 * 77);
   EXPECT_EQ(net->trunk().blocks[0].attention_bias.cols(), 77);
   EXPECT_NE(net->description().find(" attention_bias "), std::string::npos);
-  const auto plain = Network::load_file(testing::data_path("tiny_house_features.safetensors"));
+  const auto plain =
+      Network::load_file(avocet::testing::data_path("tiny_house_features.safetensors"));
   EXPECT_EQ(plain->config().attention_position, AttentionPosition::Absolute);
   EXPECT_EQ(plain->trunk().blocks[0].attention_bias.size(), 0);
 
@@ -148,7 +149,7 @@ TEST(Weights, AttentionPositionComesFromMetadata) {
   EXPECT_EQ(load_error(write_safetensors(without_key.tensors, without_key.metadata)),
             "test.safetensors: unexpected tensor 'layers.0.attn.bias' for a house network");
   Valid searchless =
-      contents_of(SafetensorsFile::open(testing::data_path("tiny_searchless.safetensors")));
+      contents_of(SafetensorsFile::open(avocet::testing::data_path("tiny_searchless.safetensors")));
   searchless.metadata["attention_position"] = "bias";
   EXPECT_EQ(load_error(write_safetensors(searchless.tensors, searchless.metadata)),
             "test.safetensors: attention_position is implemented for the house family only");
@@ -197,7 +198,7 @@ TEST(Weights, Int8Bf16ProductsComeFromMetadata) {
 
 TEST(Weights, RelativePositionTablesComeFromMetadata) {
   const SafetensorsFile file =
-      SafetensorsFile::open(testing::data_path("tiny_house_relative.safetensors"));
+      SafetensorsFile::open(avocet::testing::data_path("tiny_house_relative.safetensors"));
   const auto net = Network::load(file);
   EXPECT_EQ(net->config().attention_position, AttentionPosition::Relative);
   EXPECT_EQ(net->trunk().blocks[1].relative_v.rows(), 2 * 225);
@@ -218,7 +219,7 @@ TEST(Weights, RelativePositionTablesComeFromMetadata) {
 }
 
 TEST(Weights, TruncatedAtEveryLengthIsAnError) {
-  const auto bytes = read_bytes(testing::data_path("tiny_house_mirror_bf16.safetensors"));
+  const auto bytes = read_bytes(avocet::testing::data_path("tiny_house_mirror_bf16.safetensors"));
   ASSERT_GT(bytes.size(), 1000u);
   for (size_t length = 0; length < bytes.size(); ++length) {
     const std::vector<std::byte> cut(bytes.begin(), bytes.begin() + length);
