@@ -37,10 +37,9 @@ TEST(HelperThread, RunsEachPartOnceEveryTime) {
   }
 }
 
-// While part 0 runs, a running helper takes part 1 on its own thread: the two overlap.
-TEST(HelperThread, TheHelperRunsItsPartBesideTheCaller) {
-  HelperThread helper;
-  const std::thread::id caller = std::this_thread::get_id();
+// The thread that ran part 1 of a task whose part 0 lasts until part 1 has started (a second
+// at most, however busy the machine), so that a running helper has every chance to claim it.
+std::thread::id thread_that_ran_part_1(HelperThread& helper) {
   std::atomic<bool> started{false};
   std::thread::id ran_part_1;
   auto task = [&](int part) {
@@ -49,14 +48,18 @@ TEST(HelperThread, TheHelperRunsItsPartBesideTheCaller) {
       started = true;
       return;
     }
-    // Part 0 lasts until the helper has started part 1 (a second at most, however busy the
-    // machine), so the helper has every chance to claim it.
     const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(1);
     while (!started && std::chrono::steady_clock::now() < give_up) std::this_thread::yield();
   };
   helper.run(task);
   EXPECT_TRUE(started.load());
-  EXPECT_NE(ran_part_1, caller);
+  return ran_part_1;
+}
+
+// While part 0 runs, a running helper takes part 1 on its own thread: the two overlap.
+TEST(HelperThread, TheHelperRunsItsPartBesideTheCaller) {
+  HelperThread helper;
+  EXPECT_NE(thread_that_ran_part_1(helper), std::this_thread::get_id());
 }
 
 // A helper that does not run (held here; in play, its core held by another process) does not
@@ -76,21 +79,8 @@ TEST(HelperThread, TheCallerTakesThePartOfAHelperThatIsNotRunning) {
     ASSERT_EQ(ran[0], caller);
     ASSERT_EQ(ran[1], caller) << "run " << i;
   }
-  // Released, it takes its part again.
-  helper.hold(false);
-  std::atomic<bool> started{false};
-  std::thread::id ran_part_1;
-  auto task = [&](int part) {
-    if (part == 1) {
-      ran_part_1 = std::this_thread::get_id();
-      started = true;
-      return;
-    }
-    const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(1);
-    while (!started && std::chrono::steady_clock::now() < give_up) std::this_thread::yield();
-  };
-  helper.run(task);
-  EXPECT_NE(ran_part_1, caller);
+  helper.hold(false);  // released, it takes its part again
+  EXPECT_NE(thread_that_ran_part_1(helper), caller);
 }
 
 TEST(HelperThread, WakesAfterSleeping) {
