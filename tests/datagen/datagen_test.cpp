@@ -63,6 +63,24 @@ TEST(Datagen, AnnotationLinesWithUnscoredMoves) {
   std::filesystem::remove(path);
 }
 
+// `*:?` ends a line with every legal move it does not list, unscored: the form of external
+// data that scores only the move played (tools/data/tcec.py).
+TEST(Datagen, AnnotationLinesEndingWithEveryOtherMoveUnscored) {
+  const std::string fen = "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1";
+  const auto [pos, moves] = parse_annotation_line(fen + "\te2e4:35 *:?");
+  ASSERT_EQ(moves.size(), legal_moves(pos).size());
+  EXPECT_EQ(to_uci(moves[0].move), "e2e4");
+  EXPECT_FALSE(std::isnan(moves[0].win_probability));
+  for (size_t i = 1; i < moves.size(); ++i) {
+    EXPECT_TRUE(std::isnan(moves[i].win_probability));
+    EXPECT_NE(moves[i].move, moves[0].move);
+  }
+  // Moves listed unscored are not added twice.
+  EXPECT_EQ(parse_annotation_line(fen + "\te2e4:35 e1d1:? *:?").second.size(), moves.size());
+  for (const std::string bad : {"\t*:?", "\t*:? e2e4:35", "\te2e4:35 *:12", "\te2e4:35 *:"})
+    EXPECT_THROW(parse_annotation_line(fen + bad), std::invalid_argument) << bad;
+}
+
 // Malformed lines are counted and reported, good ones kept.
 TEST(Datagen, ImportCountsMalformedLines) {
   std::istringstream in(

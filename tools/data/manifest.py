@@ -40,16 +40,18 @@ def whole_lines(path):
 
 
 def count_labels(data):
-    """Positions, scored moves and unscored moves (`move:?`) of annotation lines."""
+    """Positions, scored moves and unscored moves (`move:?`) of annotation lines; a line's
+    `*:?` (every legal move it does not list, unscored) is counted as neither."""
     positions = scored = unscored = 0
     for line in data.splitlines():
         if not line.strip():
             continue
         positions += 1
         moves = line.split(b"\t", 1)[1].split() if b"\t" in line else []
-        missing = sum(1 for m in moves if m.endswith(b":?"))
+        rest = moves.count(b"*:?")
+        missing = sum(1 for m in moves if m.endswith(b":?")) - rest
         unscored += missing
-        scored += len(moves) - missing
+        scored += len(moves) - missing - rest
     return positions, scored, unscored
 
 

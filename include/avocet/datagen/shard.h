@@ -46,6 +46,10 @@ struct ShardRecord {
 
 // The score an annotation file gives a legal move the recipe did not search: `e2e4:?`.
 inline constexpr std::string_view kUnscored = "?";
+// An annotation entry standing for every legal move the line does not list, unscored: `*:?`
+// ends a line that scores one move and leaves the rest to the reader (external data that
+// knows only the move played and its value, tools/data/tcec.py).
+inline constexpr std::string_view kEveryOtherMove = "*";
 
 // Stockfish's score for a move, from the mover's view, as a win probability.
 float win_probability_from_centipawns(double centipawns);
