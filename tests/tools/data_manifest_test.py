@@ -42,7 +42,9 @@ class ManifestTest(unittest.TestCase):
             out.write("rnbqkbnr/pppppppp/8/8/8/5N2/PPPPPPPP/RNBQKB1R b KQkq - 1 1\td7d5")  # unfinished
         self.external = os.path.join(self.folder.name, "ext.tsv")
         with open(self.external, "w") as out:
-            out.write("4k3/8/8/8/8/8/4P3/4K3 w - - 0 1\te2e4:35 e1d1:-20\n")
+            out.write("4k3/8/8/8/8/8/4P3/4K3 w - - 0 1\te2e4:35 e1d1:-20\n"
+                      # a partial label: `*:?` stands for the moves not listed, counted as none
+                      "4k3/8/8/8/8/8/3P4/4K3 w - - 0 1\td2d4:10 e1d1:? *:?\n")
 
     def tearDown(self):
         self.folder.cleanup()
@@ -61,6 +63,8 @@ class ManifestTest(unittest.TestCase):
         self.assertEqual(labeller["recipe"], {"depth": 5, "multipv": 1})
         self.assertEqual(labeller["positions_per_core_hour"], 6000)  # 3 in 1.8 s
         self.assertTrue(external["external"])
+        self.assertEqual((external["positions"], external["scored_moves"],
+                          external["unscored_moves"]), (2, 3, 1))
         self.assertEqual(m["recipes"]["recipe-x"]["positions"], 3)
         self.assertTrue(os.path.exists(os.path.join(self.root, "manifests", m["hash"] + ".json")))
         with open(self.tsv, "a") as out:
@@ -77,7 +81,7 @@ class ManifestTest(unittest.TestCase):
                      "--held-out-percent", "100")
         self.assertEqual(result.returncode, 0, result.stderr)
         self.assertIn("recipe-x: 0 positions to train, 3 held out", result.stdout)
-        self.assertIn("ext: 1 positions to train, 0 held out", result.stdout)
+        self.assertIn("ext: 2 positions to train, 0 held out", result.stdout)
         self.assertEqual(sorted(os.listdir(os.path.join(staged, "held-out"))),
                          ["recipe-x-games-000.shard"])  # apart from the train side's
         judge = os.path.join(self.root, "judge-y")
