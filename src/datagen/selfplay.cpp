@@ -9,11 +9,11 @@
 #include <iterator>
 #include <limits>
 #include <random>
-#include <sstream>
 
 #include "avocet/chess/game.h"
 #include "avocet/chess/move_text.h"
 #include "avocet/chess/movegen.h"
+#include "avocet/datagen/multipv_lines.h"
 #include "avocet/datagen/shard.h"
 #include "avocet/datagen/uci_process.h"
 
@@ -28,43 +28,22 @@ struct ScoredLine {
   std::string score;  // as the annotation files write it: "35", "-120", "m3", "m-2"
 };
 
-// The exact (not bound) lines of one MultiPV search of `pos`, best first.
+// The lines of one MultiPV search of `pos`, best first (see multipv_lines.h).
 std::vector<ScoredLine> search_lines(UciProcess& engine, const Position& pos, int moves,
                                      const std::string& go) {
   engine.send(fmt::format("setoption name MultiPV value {}", moves));
   engine.send("position fen " + pos.fen());
   engine.send(go);
   std::vector<ScoredLine> lines;
-  std::vector<std::string> best_by_pv(size_t(moves) + 1);
-  for (const std::string& line : engine.read_until("bestmove")) {
-    // Keep the last exact (not bound) line per multipv index.
-    if (line.rfind("info ", 0) != 0 || line.find(" multipv ") == std::string::npos ||
-        line.find(" pv ") == std::string::npos || line.find("bound") != std::string::npos)
-      continue;
-    std::istringstream words(line);
-    std::string w;
-    int index = 0;
-    while (words >> w)
-      if (w == "multipv") words >> index;
-    if (index >= 1 && index <= moves) best_by_pv[size_t(index)] = line;
-  }
-  for (const std::string& line : best_by_pv) {
-    if (line.empty()) continue;
-    std::istringstream words(line);
-    std::string w, kind, value, move;
-    while (words >> w) {
-      if (w == "score") words >> kind >> value;
-      if (w == "pv") {
-        words >> move;
-        break;
-      }
-    }
-    const Move m = parse_uci(pos, move);
-    const int v = std::stoi(value);
-    if (kind == "cp") {
-      lines.push_back({m, double(v), win_probability_from_centipawns(v), value});
-    } else if (kind == "mate") {
-      lines.push_back({m, v > 0 ? 100000.0 - v : -100000.0 - v, v > 0 ? 1.0f : 0.0f, "m" + value});
+  for (const MultiPvLine& line : final_multipv_lines(engine.read_until("bestmove"), moves)) {
+    const Move m = parse_uci(pos, line.move);
+    if (line.mate) {
+      const int v = line.value;
+      lines.push_back(
+          {m, v > 0 ? 100000.0 - v : -100000.0 - v, v > 0 ? 1.0f : 0.0f, fmt::format("m{}", v)});
+    } else {
+      lines.push_back({m, double(line.value), win_probability_from_centipawns(line.value),
+                       std::to_string(line.value)});
     }
   }
   return lines;

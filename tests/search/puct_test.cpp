@@ -5,6 +5,7 @@
 
 #include <vector>
 
+#include "../chess/game_testing.h"
 #include "avocet/chess/move_text.h"
 #include "avocet/chess/movegen.h"
 #include "avocet/nn/material_evaluator.h"
@@ -13,11 +14,7 @@
 namespace avocet::search {
 namespace {
 
-Game after(const char* fen, std::initializer_list<const char*> moves) {
-  Game game(Position::from_fen(fen));
-  for (const char* m : moves) game.play(parse_uci(game.position(), m));
-  return game;
-}
+using avocet::testing::after;
 
 // A PUCT search with a table and a tree of its own.
 struct Puct {

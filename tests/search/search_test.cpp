@@ -7,6 +7,7 @@
 #include <stdexcept>
 #include <vector>
 
+#include "../chess/game_testing.h"
 #include "avocet/chess/move_text.h"
 #include "avocet/chess/movegen.h"
 #include "avocet/nn/material_evaluator.h"
@@ -50,11 +51,7 @@ struct MaterialSearch {
   }
 };
 
-Game after(const char* fen, std::initializer_list<const char*> moves) {
-  Game game(Position::from_fen(fen));
-  for (const char* m : moves) game.play(parse_uci(game.position(), m));
-  return game;
-}
+using avocet::testing::after;
 
 // A large ThresholdFactor makes many small iterations: the search goes on to its limit
 // (ccff59f stopped after 64 iterations, so `go movetime 500` at ThresholdFactor 99 returned in
