@@ -7,7 +7,7 @@
 #
 #   nohup tools/data/labeller.sh /path/to/data/labels > /path/to/data/labeller.log 2>&1 &
 #
-# It runs a copy of build/avocet kept in DATA_ROOT/bin (building it first if there is none),
+# It runs a copy of build/avocet kept in DATA_ROOT/bin, one per commit (built when it has none),
 # so that rebuilding the repository does not disturb it. AVOCET_BOOKS names the books
 # folder (default: ../shared/data/books beside the repository); LABEL_PLAN another plan.
 set -euo pipefail
@@ -18,10 +18,11 @@ plan="${LABEL_PLAN:-$repo/tools/data/label-plan.txt}"
 mkdir -p "$root/bin"
 root="$(cd "$root" && pwd)"
 
-[ -x "$repo/build/avocet" ] || nice -n 19 "$repo/tools/build/build.sh"
 commit="$(git -C "$repo" rev-parse --short HEAD)"
 avocet="$root/bin/avocet-$commit"
-[ -x "$avocet" ] || cp "$repo/build/avocet" "$avocet"
+# Built from this checkout first: a build/avocet left from an older commit must not be kept
+# under this commit's name.
+[ -x "$avocet" ] || { nice -n 19 "$repo/tools/build/build.sh" && cp "$repo/build/avocet" "$avocet"; }
 
 while read -r name hours options; do
   case "$name" in "" | "#"*) continue ;; esac
