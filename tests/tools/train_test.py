@@ -223,13 +223,37 @@ class PartialLabelTest(unittest.TestCase):
                 pass
 
         batches = Batches(data, mirror=False, device="cpu")
-        result = metrics.validate(Model(), batches, np.arange(3), 4, "cpu")
+        regrets = []
+        result = metrics.validate(Model(), batches, np.arange(3), 4, "cpu", regrets)
         self.assertAlmostEqual(result["action_accuracy"], 1.0)
         self.assertAlmostEqual(result["full_share"], 2 / 3)
         self.assertAlmostEqual(result["regret"], 0.0)
+        self.assertEqual(regrets[:2], [0.0, 0.0])
+        self.assertTrue(math.isnan(regrets[2]))
+        bins[1], bins[0] = 0, 3  # position 0 now chooses its 0.2 move: regret 0.7
+        regrets = []
+        self.assertAlmostEqual(metrics.validate(Model(), batches, np.arange(3), 4, "cpu",
+                                                regrets)["regret"], 0.35, 6)
+        self.assertAlmostEqual(regrets[0], 0.7, 6)
+        bins[1], bins[0] = 3, 0
         bins[6], bins[7] = 0, 3  # now it prefers an unscored move there
         self.assertAlmostEqual(metrics.validate(Model(), batches, np.arange(3), 4, "cpu")
                                ["action_accuracy"], 2 / 3)
+
+
+class PairedDifferenceTest(unittest.TestCase):
+    def test_mean_and_standard_error_over_the_positions_both_score(self):
+        nan = float("nan")
+        mean, error, n = metrics.paired_difference([0.1, 0.3, nan, 0.2, 0.0],
+                                                   [0.0, 0.1, 0.5, 0.2, nan])
+        self.assertEqual(n, 3)  # differences 0.1, 0.2, 0.0
+        self.assertAlmostEqual(mean, 0.1)
+        self.assertAlmostEqual(error, 0.1 / math.sqrt(3))
+
+    def test_positions_must_pair(self):
+        with self.assertRaises(ValueError):
+            metrics.paired_difference([0.1, 0.2], [0.1])
+        self.assertTrue(math.isnan(metrics.paired_difference([0.1], [0.0])[1]))
 
 
 class LogLineTest(unittest.TestCase):

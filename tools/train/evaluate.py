@@ -5,6 +5,11 @@ Held-out = the validation split by position hash that train.py uses (same
 --validation-percent), reported per data set (shard name without its counter), or every
 position of the given shards with --all.
 
+With --against BASELINE, the baseline net is scored on the same positions too, and each
+data set gets the paired difference of regret (this net's minus the baseline's, position by
+position) with its standard error: the comparison the recipe experiment needs, whose nets
+differ by less than either mean's own noise.
+
 Example:
     /usr/bin/python3 tools/train/evaluate.py --weights weights/avocet-house.safetensors \\
         --shards /data/shards --positions 10000
@@ -23,7 +28,7 @@ import torch
 import reference_model
 import shards as shard_io
 from batches import Batches
-from metrics import validate_sets
+from metrics import paired_difference, validate, validate_sets
 
 
 def main():
@@ -34,11 +39,14 @@ def main():
     parser.add_argument("--all", action="store_true", help="every position, not the split")
     parser.add_argument("--positions", type=int, default=10000, help="per data set")
     parser.add_argument("--threads", type=int, default=1)
+    parser.add_argument("--against", metavar="BASELINE",
+                        help="another house net: the paired regret difference per data set")
     args = parser.parse_args()
     torch.set_num_threads(args.threads)
 
     model = reference_model.load(args.weights)
-    if model.family != "house":
+    baseline = reference_model.load(args.against) if args.against else None
+    if model.family != "house" or (baseline is not None and baseline.family != "house"):
         sys.exit("evaluate.py scores house networks")
     data = shard_io.load_shards(args.shards)
     chosen = (np.ones(len(data), bool) if args.all else
@@ -48,6 +56,18 @@ def main():
     batches = Batches(data, model.mirror, torch.device("cpu"))
     print(f"{args.weights}:", end="")
     validate_sets(model, batches, sets, model.config["bins"], torch.device("cpu"))
+    if baseline is None:
+        return 0
+    baseline_batches = Batches(data, baseline.mirror, torch.device("cpu"))
+    for name, rows in sets.items():
+        if len(rows) == 0:
+            continue
+        ours, theirs = [], []
+        validate(model, batches, rows, model.config["bins"], torch.device("cpu"), ours)
+        validate(baseline, baseline_batches, rows, baseline.config["bins"], torch.device("cpu"), theirs)
+        mean, error, n = paired_difference(ours, theirs)
+        print(f"regret {name}, this net minus {args.against}: {mean:+.4f} +- {1.96 * error:.4f} "
+              f"(95%, paired over {n} fully scored positions)")
     return 0
 
 

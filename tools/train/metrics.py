@@ -111,7 +111,7 @@ DECIDED_GAP = 0.03  # win probability between Stockfish's best and second-best m
 
 
 @torch.no_grad()
-def validate(model, batches, rows, bins, device):
+def validate(model, batches, rows, bins, device, position_regrets=None):
     """Validation loss, action accuracy (top-1 agreement with Stockfish's best move), mean
     Kendall tau between predicted and Stockfish action values, mean regret (the win
     probability Stockfish's values say the net's choice gives up against the best move), and
@@ -121,11 +121,15 @@ def validate(model, batches, rows, bins, device):
 
     A position scored in part (partial labels) counts in the loss by its scored moves and in
     the accuracy by its best scored move; regret, tau and the decided accuracy need every
-    move scored, so they are over the fully scored positions ("full_share" of them)."""
+    move scored, so they are over the fully scored positions ("full_share" of them).
+    A list given as `position_regrets` gets each position's regret appended in the order of
+    `rows` (NaN where scored in part), for paired comparisons of two nets."""
     was_training = model.training
     model.eval()
     total_loss, moves, correct, taus, regret, decided, decided_correct = 0.0, 0, 0, [], 0.0, 0, 0
     full = 0
+    if position_regrets is None:
+        position_regrets = []
     centres = (torch.arange(bins, device=device) + 0.5) / bins
     for start in range(0, len(rows), 256):
         chunk = rows[start:start + 256]
@@ -141,12 +145,14 @@ def validate(model, batches, rows, bins, device):
             pv, tv = predicted[begin:begin + n], truth[begin:begin + n]
             if np.isnan(tv).any():
                 correct += np.argmax(pv) == np.nanargmax(tv)
+                position_regrets.append(math.nan)
                 begin += n
                 continue
             full += 1
             chosen = tv[np.argmax(pv)]
             correct += chosen >= tv.max() - 1e-6
             regret += tv.max() - chosen
+            position_regrets.append(float(tv.max() - chosen))
             if n > 1:
                 taus.append(kendall_tau(pv, tv))
                 best, second = np.partition(tv, n - 2)[n - 2:][::-1]
@@ -160,6 +166,19 @@ def validate(model, batches, rows, bins, device):
             "regret": regret / full if full else math.nan,
             "decided_accuracy": decided_correct / max(decided, 1),
             "decided_share": decided / len(rows), "full_share": full / len(rows)}
+
+
+def paired_difference(a, b):
+    """Mean of a - b over the positions where neither is NaN, its standard error, and how
+    many positions: two nets' per-position regrets (validate's `position_regrets`) on the
+    same positions differ far less in noise than their two means do apart."""
+    a, b = np.asarray(a, float), np.asarray(b, float)
+    if a.shape != b.shape:
+        raise ValueError(f"paired values need the same positions: {a.shape} against {b.shape}")
+    d = (a - b)[~(np.isnan(a) | np.isnan(b))]
+    if len(d) < 2:
+        return (float(d.mean()) if len(d) else math.nan), math.nan, len(d)
+    return float(d.mean()), float(d.std(ddof=1) / math.sqrt(len(d))), len(d)
 
 
 def validate_sets(model, batches, sets, bins, device):
