@@ -72,4 +72,9 @@ def main():
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    try:
+        sys.exit(main())
+    except (ValueError, OSError) as error:
+        # Bad input (a missing net or shard, a shard cut short): one line.
+        print(f"evaluate.py: {error}", file=sys.stderr)
+        sys.exit(2)
