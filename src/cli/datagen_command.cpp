@@ -377,7 +377,7 @@ int datagen_command(const Args& args, const Streams& io) {
       cxxopts::value<std::string>()->default_value("/usr/games/stockfish"), "PATH");
   add("book", "openings, EPD/FEN lines, .xz allowed (default: the start position)",
       cxxopts::value<std::string>(), "EPD");
-  add("depth", "Stockfish depth per position", cxxopts::value<long long>()->default_value("7"),
+  add("depth", "Stockfish depth per position", cxxopts::value<long long>()->default_value("5"),
       "D");
   add("nodes", "Stockfish nodes per position instead of depth (0: use the depth)",
       cxxopts::value<long long>()->default_value("0"), "N");

@@ -669,7 +669,7 @@ TEST(Cli, NonsenseNumbersAndExtraArgumentsAreRefused) {
       {{"datagen", "-o", shards.c_str(), "--shallow-depth", "3"},
        "--shallow-depth needs --multipv K: the moves searched deeper"},
       {{"datagen", "-o", shards.c_str(), "--multipv", "2", "--shallow-depth", "7"},
-       "--shallow-depth 7 must be below --depth 7"},
+       "--shallow-depth 7 must be below --depth 5"},
       {{"datagen", "-o", shards.c_str(), "--multipv", "-1"}, "--multipv must be 0 to 255, got -1"},
       {{"datagen", "-o", shards.c_str(), "--seconds", "-1"}, "--seconds must be 0 or more"},
       {{"tb", "8/8/8/8/8/2k5/8/KR6 w - - 0 1"},

@@ -32,7 +32,7 @@ namespace avocet::datagen {
 struct SelfplayOptions {
   std::string stockfish = "/usr/games/stockfish";
   std::vector<std::string> book;  // FENs (4 or 6 fields)
-  int depth = 7;
+  int depth = 5;          // every move at depth 5: the recipe experiment's choice (weights/results)
   int nodes = 0;          // if > 0, `go nodes` instead of depth
   int multipv = 0;        // moves searched at `depth` (0: every legal move)
   int shallow_depth = 0;  // with multipv > 0: every move first scored at this depth
