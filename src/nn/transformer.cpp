@@ -38,7 +38,7 @@ void TrunkWeights::set_precision(Precision p) {
   if (!precision_supported(p)) throw std::runtime_error(std::string(unsupported_reason(p)));
   // With an 8-bit kernel (127 levels), int8 runs the products the net names (int8_bf16) wider:
   // in bf16 where the CPU has AVX-512 BF16, else in fp32. Which product's rounding moves the
-  // values most depends on the net (v21 and v26: qkv; v24: out; src/nn/README.md#int8). The
+  // values most depends on the net (v21 and v26: qkv; v24 and v45: out; src/nn/README.md#int8). The
   // AVX2 kernel's levels (2047 and more, nn/kernels/int8_gemm.h) are finer than bf16's 8-bit
   // mantissa, so there every product runs in it.
   const bool bf16_runs = precision_supported(Precision::Bf16);
