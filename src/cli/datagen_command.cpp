@@ -4,8 +4,6 @@
 #include <fmt/ostream.h>
 
 #include <chrono>
-#include <cstdio>
-#include <ext/stdio_filebuf.h>
 #include <filesystem>
 #include <fstream>
 #include <limits>
@@ -16,6 +14,8 @@
 #include <thread>
 
 #include "avocet/cli/progress.h"
+#include "avocet/datagen/game_record.h"
+#include "avocet/datagen/input_file.h"
 #include "avocet/datagen/selfplay.h"
 #include "avocet/datagen/shard.h"
 #include "avocet/datagen/tsv_import.h"
@@ -25,36 +25,6 @@
 namespace avocet::cli {
 
 namespace {
-
-// Opens a text file, through `xz -dc` when it ends in .xz.
-class TextInput {
- public:
-  explicit TextInput(const std::string& path) {
-    if (!std::filesystem::is_regular_file(path))
-      throw std::runtime_error(fmt::format("cannot read '{}'", path));
-    if (path.ends_with(".xz")) {
-      std::string quoted = "'";
-      for (char c : path) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
-      pipe_ = popen(("xz -dc " + quoted + "'").c_str(), "r");
-      if (!pipe_) throw std::runtime_error(fmt::format("cannot run xz on '{}'", path));
-      buffer_ = std::make_unique<__gnu_cxx::stdio_filebuf<char>>(pipe_, std::ios::in);
-      stream_ = std::make_unique<std::istream>(buffer_.get());
-    } else {
-      stream_ = std::make_unique<std::ifstream>(path);
-    }
-  }
-  ~TextInput() {
-    stream_.reset();
-    buffer_.reset();
-    if (pipe_) pclose(pipe_);
-  }
-  std::istream& stream() { return *stream_; }
-
- private:
-  FILE* pipe_ = nullptr;
-  std::unique_ptr<__gnu_cxx::stdio_filebuf<char>> buffer_;
-  std::unique_ptr<std::istream> stream_;
-};
 
 std::string stem(const std::string& path) {
   std::string name = std::filesystem::path(path).filename().string();
@@ -71,7 +41,7 @@ int import_tsv(const std::vector<std::string>& inputs, const std::string& output
   // The number of positions is known only at the end: a count and a rate, no bar.
   Progress progress(io.err, io.err_is_terminal, 0, "positions", 20000);
   for (const std::string& input : inputs) {
-    TextInput text(input);
+    datagen::InputFile text(input);
     std::unique_ptr<datagen::ShardWriter> writer;
     int shard = 0;
     auto write = [&](const Position& pos, const std::vector<datagen::LabelledMove>& moves) {
@@ -137,7 +107,7 @@ std::vector<std::string> opening_book(const cxxopts::ParseResult& parsed, const 
   if (!parsed.count("book")) return {std::string(kStartFen)};
   std::vector<std::string> book;
   const std::string book_path = parsed["book"].as<std::string>();
-  TextInput input(book_path);
+  datagen::InputFile input(book_path);
   for (std::string line; std::getline(input.stream(), line);) {
     const std::string fen = line.substr(0, line.find(';'));
     if (fen.find_first_not_of(" \t\r") == std::string::npos) continue;
@@ -151,20 +121,17 @@ std::vector<std::string> opening_book(const cxxopts::ParseResult& parsed, const 
   return book;
 }
 
-// Reads back the shards an earlier run left in `output` (cutting a record an interrupted run
-// left unfinished) into `seen`; returns how many positions they hold.
-long resume_shards(const std::string& output, datagen::SeenPositions& seen, const Streams& io) {
+// Checks the games an earlier run left in `output` (cutting a game an interrupted run left
+// unfinished); returns how many positions they hold.
+long resume_games(const std::string& output, const Streams& io) {
   long existing = 0;
   for (const auto& entry : std::filesystem::directory_iterator(output)) {
-    if (entry.path().extension() != ".shard") continue;
-    const datagen::RecoveredShard shard = datagen::recover_shard(entry.path().string());
-    if (shard.cut_bytes > 0)
-      fmt::print(io.err, "{}: cut {} bytes of a record an interrupted run left unfinished\n",
-                 entry.path().string(), shard.cut_bytes);
-    for (const datagen::ShardRecord& r : shard.records) {
-      seen.keys.insert(datagen::dedup_key(r.tokens));
-      ++existing;
-    }
+    if (entry.path().extension() != ".games") continue;
+    const datagen::RecoveredGames kept = datagen::recover_game_records(entry.path().string());
+    if (kept.cut_bytes > 0)
+      fmt::print(io.err, "{}: cut {} bytes of a game an interrupted run left unfinished\n",
+                 entry.path().string(), kept.cut_bytes);
+    existing += kept.plies;
   }
   return existing;
 }
@@ -256,7 +223,7 @@ nlohmann::json recipe_json(const datagen::SelfplayOptions& o, const std::string&
 // them all and is thrown.
 void run_workers(const datagen::SelfplayOptions& o, int workers, long target, double budget,
                  const std::string& output, const RecipeRecord& record,
-                 datagen::SeenPositions& seen, const Streams& io) {
+                 const nlohmann::json& recipe, const Streams& io) {
   std::atomic<long> written{0};
   std::atomic<bool> stop{false};
   std::vector<std::thread> threads;
@@ -268,8 +235,12 @@ void run_workers(const datagen::SelfplayOptions& o, int workers, long target, do
     threads.emplace_back([&, w] {
       try {
         const std::string path = output + "/" + stem(w);
-        datagen::run_selfplay_worker(o, w, (target + workers - 1 - w) / workers, path + ".shard",
-                                     path + ".tsv", seen, written, stop,
+        const nlohmann::json header = {{"format", "avocet labelled games"},
+                                       {"recipe", recipe},
+                                       {"seed", o.seed},
+                                       {"worker", w}};
+        datagen::run_selfplay_worker(o, w, (target + workers - 1 - w) / workers,
+                                     {path + ".games", header.dump(), path + ".tsv"}, written, stop,
                                      &engine_seconds[size_t(w)]);
       } catch (const std::exception& e) {
         std::lock_guard lock(error_mutex);
@@ -281,7 +252,7 @@ void run_workers(const datagen::SelfplayOptions& o, int workers, long target, do
   auto spent = [&] {
     std::map<std::string, std::pair<uint64_t, double>> seconds;
     for (int w = 0; w < workers; ++w)
-      seconds[stem(w) + ".tsv"] = std::pair(o.seed, engine_seconds[size_t(w)].load());
+      seconds[stem(w) + ".games"] = std::pair(o.seed, engine_seconds[size_t(w)].load());
     return seconds;
   };
   auto total_spent = [&] {
@@ -305,7 +276,7 @@ void run_workers(const datagen::SelfplayOptions& o, int workers, long target, do
   for (auto& t : threads) t.join();
   record.save(spent());
   progress.finish();
-  // Each worker's shard and annotation file end with its last whole record: what was
+  // Each worker's games file ends with its last whole game: what was
   // written before the error is kept, and a later run resumes from it.
   if (!first_error.empty())
     throw std::runtime_error(
@@ -341,14 +312,14 @@ int selfplay(const cxxopts::ParseResult& parsed, const Streams& io) {
       parsed.count("book")
           ? std::filesystem::path(parsed["book"].as<std::string>()).filename().string()
           : "startpos";
-  const RecipeRecord record(output, recipe_json(o, book, engine));
+  const nlohmann::json recipe = recipe_json(o, book, engine);
+  const RecipeRecord record(output, recipe);
   if (budget > 0 && record.total_earlier_seconds() >= budget) {
     fmt::print(io.out, "{}: its budget of {:.0f} Stockfish CPU seconds is already spent\n", output,
                budget);
     return 0;
   }
-  datagen::SeenPositions seen;
-  const long existing = resume_shards(output, seen, io);
+  const long existing = resume_games(output, io);
   if (parsed.count("book"))
     fmt::print(io.out, "{} openings, ", o.book.size());
   else
@@ -359,7 +330,7 @@ int selfplay(const cxxopts::ParseResult& parsed, const Streams& io) {
   else
     fmt::print(io.out, "writing to {}\n", output);
 
-  run_workers(o, workers, target, budget, output, record, seen, io);
+  run_workers(o, workers, target, budget, output, record, recipe, io);
   return 0;
 }
 

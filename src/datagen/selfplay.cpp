@@ -13,6 +13,7 @@
 #include "avocet/chess/game.h"
 #include "avocet/chess/move_text.h"
 #include "avocet/chess/movegen.h"
+#include "avocet/datagen/game_record.h"
 #include "avocet/datagen/multipv_lines.h"
 #include "avocet/datagen/shard.h"
 #include "avocet/datagen/uci_process.h"
@@ -82,32 +83,49 @@ void cut_to_last_whole_line(const std::string& path) {
 
 }  // namespace
 
-uint64_t dedup_key(const nn::Tokens& tokens) {
-  uint64_t hash = 0xcbf29ce484222325ULL;
-  for (int i = 0; i < 71; ++i) hash = (hash ^ tokens[size_t(i)]) * 0x100000001b3ULL;
-  return hash;
+namespace {
+
+GameResult result_of(const Game& game) {
+  switch (game.termination()) {
+    case Termination::None:
+      return GameResult::NotOver;
+    case Termination::Checkmate:
+      return game.position().side_to_move() == Color::White ? GameResult::WhiteMated
+                                                            : GameResult::BlackMated;
+    default:
+      return GameResult::Drawn;
+  }
 }
 
+}  // namespace
+
 void run_selfplay_worker(const SelfplayOptions& options, int worker, long positions,
-                         const std::string& shard_path, const std::string& annotation_path,
-                         SeenPositions& seen, std::atomic<long>& written, std::atomic<bool>& stop,
-                         std::atomic<double>* engine_seconds) {
+                         const WorkerFiles& files, std::atomic<long>& written,
+                         std::atomic<bool>& stop, std::atomic<double>* engine_seconds) {
   UciProcess engine(options.stockfish);
   engine.send("setoption name Threads value 1");
   engine.send(fmt::format("setoption name Hash value {}", options.hash_mb));
   engine.send("isready");
   engine.read_until("readyok");
-  ShardWriter writer(shard_path);
-  cut_to_last_whole_line(annotation_path);
-  std::ofstream annotations(annotation_path, std::ios::app);
-  if (!annotations)
-    throw std::runtime_error(fmt::format("cannot write annotations '{}'", annotation_path));
+  const RecoveredGames kept = recover_game_records(files.games);
+  GameRecordWriter games(files.games, files.header_json);
+  // The games format keeps Stockfish's best move alone; a recipe that scores more moves also
+  // writes them all as annotation lines.
+  const bool annotate = options.multipv != 1 || options.shallow_depth > 0;
+  std::ofstream annotations;
+  if (annotate) {
+    cut_to_last_whole_line(files.annotations);
+    annotations.open(files.annotations, std::ios::app);
+    if (!annotations)
+      throw std::runtime_error(fmt::format("cannot write annotations '{}'", files.annotations));
+  }
   // Each worker and seed draws its own games; resuming continues with fresh games.
-  std::mt19937_64 rng(options.seed * 1000003 + uint64_t(worker) * 7919 +
-                      uint64_t(writer.records()));
+  std::mt19937_64 rng(options.seed * 1000003 + uint64_t(worker) * 7919 + uint64_t(kept.games));
   long mine = 0;
   while (mine < positions && !stop) {
     Game game(Position::from_fen(options.book[rng() % options.book.size()]));
+    LabelledGame record{game.position().fen(), {}, GameResult::NotOver};
+    std::string lines_of_game;
     engine.send("ucinewgame");
     for (int ply = 0; ply < options.max_plies && game.termination() == Termination::None && !stop &&
                       mine < positions;
@@ -117,29 +135,20 @@ void run_selfplay_worker(const SelfplayOptions& options, int worker, long positi
       const std::vector<ScoredLine> lines = label_position(engine, pos, int(legal.size()), options);
       if (engine_seconds) *engine_seconds = engine.cpu_seconds();
       if (lines.empty()) break;
-      if (seen.insert(dedup_key(nn::tokenize(pos)))) {
-        std::vector<LabelledMove> labelled;
+      if (annotate) {
         std::string annotation = pos.fen() + '\t';
-        for (const ScoredLine& l : lines) {
-          labelled.push_back({l.move, l.win});
+        for (const ScoredLine& l : lines)
           annotation +=
               fmt::format("{}{}:{}", &l == &lines.front() ? "" : " ", to_uci(l.move), l.score);
-        }
         // The moves the recipe left unsearched: written unscored, so that training knows
         // every legal move (the policy term of a partial label) and which it must not fit.
-        // A recipe that searches every move leaves out only the rare bound line, as before.
         const bool partial = options.multipv > 0 && size_t(options.multipv) < legal.size() &&
                              options.shallow_depth <= 0;
         for (const Move m : partial ? legal : MoveList())
           if (std::none_of(lines.begin(), lines.end(),
-                           [&](const ScoredLine& l) { return l.move == m; })) {
-            labelled.push_back({m, std::numeric_limits<float>::quiet_NaN()});
+                           [&](const ScoredLine& l) { return l.move == m; }))
             annotation += fmt::format(" {}:{}", to_uci(m), kUnscored);
-          }
-        writer.write(pos, labelled);
-        annotations << annotation << '\n';
-        ++mine;
-        ++written;
+        lines_of_game += annotation + '\n';
       }
       // Next move: softmax over the scores at this ply's temperature.
       const double t =
@@ -152,10 +161,20 @@ void run_selfplay_worker(const SelfplayOptions& options, int worker, long positi
       std::discrete_distribution<size_t> pick(weights.begin(), weights.end());
       const bool blunder =
           ply >= options.opening_plies && std::bernoulli_distribution(options.blunder_rate)(rng);
-      game.play(blunder ? legal[rng() % legal.size()] : lines[pick(rng)].move);
+      const Move played = blunder ? legal[rng() % legal.size()] : lines[pick(rng)].move;
+      record.plies.push_back({lines.front().move, encode_score(lines.front().score), played});
+      game.play(played);
+      ++mine;
+      ++written;
     }
-    writer.flush();
-    annotations.flush();
+    // Whole games only, the last one cut short by the target or a stop included: a kill
+    // loses at most the game in progress.
+    record.result = result_of(game);
+    if (!record.plies.empty()) games.write(record);
+    if (annotate) {
+      annotations << lines_of_game;
+      annotations.flush();
+    }
   }
 }
 

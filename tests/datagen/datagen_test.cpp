@@ -9,6 +9,7 @@
 #include "avocet/chess/move_text.h"
 #include "avocet/chess/movegen.h"
 #include "avocet/chess/tactical_features.h"
+#include "avocet/datagen/game_record.h"
 #include "avocet/datagen/selfplay.h"
 #include "avocet/datagen/shard.h"
 #include "avocet/datagen/tsv_import.h"
@@ -121,7 +122,6 @@ TEST(Datagen, ShardRoundTripAndAppend) {
   EXPECT_EQ(nn::action_uci(records[0].actions[0].first), "e2e4");
   EXPECT_EQ(records[0].actions[1].second, 0.25f);
   EXPECT_EQ(records[1].actions.size(), 1u);
-  EXPECT_EQ(dedup_key(records[0].tokens), dedup_key(records[1].tokens));
   // Features are written in token order (a8 first) and per labelled move.
   const auto squares = square_features(pos);
   for (int t = 1; t <= 64; ++t)
@@ -186,61 +186,59 @@ TEST(Datagen, AShardAnInterruptedRunLeftIsCutBackToItsLastWholeRecord) {
   std::filesystem::remove(path);
 }
 
+// The games a worker wrote, in order.
+std::vector<LabelledGame> selfplay_games(const std::string& path) {
+  std::vector<LabelledGame> games;
+  read_game_records(path, [&](const LabelledGame& g) { games.push_back(g); });
+  return games;
+}
+
 // Self-play against the real Stockfish with near-zero temperatures, so that without blunders
-// every move after the opening is one of Stockfish's best. Returns how many of the moves
-// played after the opening were not, after checking that every written position is also an
-// annotation line that converts back to the same record.
+// every move after the opening is Stockfish's best. Returns how many of the moves played after
+// the opening were not, after checking that every position was labelled and written.
 int moves_off_stockfish_best(double blunder_rate) {
   const std::string dir = ::testing::TempDir() + "/avocet_selfplay";
   std::filesystem::remove_all(dir);
   std::filesystem::create_directories(dir);
   SelfplayOptions options;
   options.book = {std::string(kStartFen)};
-  options.depth = 2;  // every legal move labelled (a node limit can cut MultiPV short)
+  options.depth = 2;
   options.opening_plies = 2;
   options.opening_temperature = options.temperature = 0.01;
   options.blunder_rate = blunder_rate;
-  SeenPositions seen;
   std::atomic<long> written{0};
   std::atomic<bool> stop{false};
-  run_selfplay_worker(options, 0, 12, dir + "/w.shard", dir + "/w.tsv", seen, written, stop);
+  run_selfplay_worker(options, 0, 12, {dir + "/w.games", "{}", dir + "/w.tsv"}, written, stop);
   EXPECT_EQ(written, 12);
-  const std::vector<ShardRecord> records = read_shard(dir + "/w.shard");
-  EXPECT_EQ(records.size(), 12u);
-  std::ifstream annotations(dir + "/w.tsv");
-  std::vector<std::pair<Position, std::vector<LabelledMove>>> lines;
-  for (std::string line; std::getline(annotations, line);) {
-    lines.push_back(parse_annotation_line(line));
-    const size_t i = lines.size() - 1;
-    if (i >= records.size()) break;
-    EXPECT_EQ(nn::tokenize(lines[i].first), records[i].tokens);
-    EXPECT_EQ(lines[i].second.size(), records[i].actions.size());
-  }
-  EXPECT_EQ(lines.size(), 12u);
+  const std::vector<LabelledGame> games = selfplay_games(dir + "/w.games");
+  long plies = 0;
   int off_best = 0;
-  for (size_t i = 2; i + 1 < lines.size(); ++i) {
-    const auto& [pos, moves] = lines[i];
-    float best = 0;
-    for (const LabelledMove& m : moves) best = std::max(best, m.win_probability);
-    for (const LabelledMove& m : moves) {
-      Position next = pos;
-      next.play(m.move);
-      if (nn::tokenize(next) == nn::tokenize(lines[i + 1].first))
-        off_best += m.win_probability < best;
-    }
+  for (const LabelledGame& g : games) {
+    for (size_t i = 0; i < g.plies.size(); ++i)
+      off_best += i >= 2 && g.plies[i].played != g.plies[i].best;
+    plies += long(g.plies.size());
   }
+  EXPECT_EQ(plies, 12);
+  // A recipe that scores every move also writes every position's annotation line.
+  std::ifstream annotations(dir + "/w.tsv");
+  int lines = 0;
+  for (std::string line; std::getline(annotations, line); ++lines) {
+    const auto [pos, moves] = parse_annotation_line(line);
+    EXPECT_EQ(moves.size(), legal_moves(pos).size()) << line;
+  }
+  EXPECT_EQ(lines, 12);
   std::filesystem::remove_all(dir);
   return off_best;
 }
 
-TEST(Datagen, SelfplayWritesAnnotationsAndBlundersAtTheGivenRate) {
+TEST(Datagen, SelfplayWritesGamesAndBlundersAtTheGivenRate) {
   if (!std::filesystem::exists("/usr/games/stockfish")) GTEST_SKIP() << "no Stockfish";
   EXPECT_EQ(moves_off_stockfish_best(0.0), 0);
-  EXPECT_GE(moves_off_stockfish_best(1.0), 4);  // 9 uniformly random moves
+  EXPECT_GE(moves_off_stockfish_best(1.0), 4);  // 10 uniformly random moves
 }
 
-// The cheaper recipes. With --multipv 1 every record holds all legal moves and exactly one
-// scored, Stockfish's best; with a shallow pass every move is scored.
+// The cheaper recipes. With --multipv 1 the games hold every label and no annotation file is
+// written; with a shallow pass every move is scored, and written as annotation lines.
 TEST(Datagen, SelfplayRecipesLabelWhatTheySay) {
   if (!std::filesystem::exists("/usr/games/stockfish")) GTEST_SKIP() << "no Stockfish";
   const std::string dir = ::testing::TempDir() + "/avocet_recipes";
@@ -252,29 +250,32 @@ TEST(Datagen, SelfplayRecipesLabelWhatTheySay) {
     options.depth = 4;
     options.multipv = shallow ? 3 : 1;
     options.shallow_depth = shallow;
-    SeenPositions seen;
     std::atomic<long> written{0};
     std::atomic<bool> stop{false};
     std::atomic<double> seconds{0};
-    run_selfplay_worker(options, 0, 6, dir + "/w.shard", dir + "/w.tsv", seen, written, stop,
+    run_selfplay_worker(options, 0, 6, {dir + "/w.games", "{}", dir + "/w.tsv"}, written, stop,
                         &seconds);
     EXPECT_GT(seconds.load(), 0.0) << "the engine's CPU time";
+    const std::vector<LabelledGame> games = selfplay_games(dir + "/w.games");
+    ASSERT_EQ(games.size(), 1u);
+    EXPECT_EQ(games[0].plies.size(), 6u);
+    EXPECT_EQ(std::filesystem::exists(dir + "/w.tsv"), shallow > 0);
+    if (!shallow) continue;
     std::ifstream annotations(dir + "/w.tsv");
     int lines = 0;
     for (std::string line; std::getline(annotations, line); ++lines) {
       const auto [pos, moves] = parse_annotation_line(line);
       EXPECT_EQ(moves.size(), legal_moves(pos).size()) << line;
-      const long scored = std::count_if(moves.begin(), moves.end(), [](const LabelledMove& m) {
-        return !std::isnan(m.win_probability);
-      });
-      EXPECT_EQ(scored, shallow ? long(moves.size()) : 1L) << line;
+      for (const LabelledMove& m : moves) EXPECT_FALSE(std::isnan(m.win_probability)) << line;
     }
     EXPECT_EQ(lines, 6);
   }
   std::filesystem::remove_all(dir);
 }
 
-TEST(Datagen, SelfplayResumesAfterAKillMidRecord) {
+// A kill mid-game leaves part of a game at the end of the file: the next run cuts it off,
+// keeps every whole game, and goes on with new games after them.
+TEST(Datagen, SelfplayResumesAfterAKillMidGame) {
   if (!std::filesystem::exists("/usr/games/stockfish")) GTEST_SKIP() << "no Stockfish";
   const std::string dir = ::testing::TempDir() + "/avocet_resume";
   std::filesystem::remove_all(dir);
@@ -282,20 +283,18 @@ TEST(Datagen, SelfplayResumesAfterAKillMidRecord) {
   SelfplayOptions options;
   options.book = {std::string(kStartFen)};
   options.depth = 2;
-  SeenPositions seen;
+  options.max_plies = 4;  // games of 4 plies: 10 positions are 3 games, the last cut short
+  const WorkerFiles files{dir + "/w.games", R"({"recipe":"test"})", dir + "/w.tsv"};
   std::atomic<long> written{0};
   std::atomic<bool> stop{false};
-  run_selfplay_worker(options, 0, 3, dir + "/w.shard", dir + "/w.tsv", seen, written, stop);
-  // What a kill leaves: half a record in the shard, half a line in the annotations.
-  std::filesystem::resize_file(dir + "/w.shard", std::filesystem::file_size(dir + "/w.shard") - 9);
-  std::filesystem::resize_file(dir + "/w.tsv", std::filesystem::file_size(dir + "/w.tsv") - 9);
-  run_selfplay_worker(options, 0, 3, dir + "/w.shard", dir + "/w.tsv", seen, written, stop);
-  EXPECT_EQ(read_shard(dir + "/w.shard").size(), 5u);  // 2 whole records kept + 3 new
-  std::ifstream annotations(dir + "/w.tsv");
-  int lines = 0;
-  for (std::string line; std::getline(annotations, line); ++lines)
-    EXPECT_NO_THROW(parse_annotation_line(line)) << line;
-  EXPECT_EQ(lines, 5);
+  run_selfplay_worker(options, 0, 10, files, written, stop);
+  ASSERT_EQ(selfplay_games(files.games).size(), 3u);
+  std::filesystem::resize_file(files.games, std::filesystem::file_size(files.games) - 5);
+  EXPECT_EQ(recover_game_records(files.games).games, 2);  // what the next run does first
+  run_selfplay_worker(options, 0, 8, files, written, stop);
+  const std::vector<LabelledGame> games = selfplay_games(files.games);
+  ASSERT_EQ(games.size(), 4u);  // 2 kept + 2 new
+  for (const LabelledGame& g : games) EXPECT_EQ(g.plies.size(), 4u);
   std::filesystem::remove_all(dir);
 }
 

@@ -2,8 +2,8 @@
 # The labeller that never stops: runs the recipes of tools/data/label-plan.txt in order with
 # `avocet datagen` at nice 19 on one core, each into DATA_ROOT/NAME until its budget of
 # Stockfish CPU hours is spent (datagen --seconds; the cost is kept in NAME/recipe.json, so
-# a killed run resumes where it stopped, budget included), then refreshes the manifest
-# (tools/data/manifest.py). Start it before anything else in a session:
+# a killed run resumes where it stopped, budget included). Start it before anything else in a
+# session, and land what it writes at least every hour (tools/data/land.sh):
 #
 #   nohup tools/data/labeller.sh /path/to/data/labels > /path/to/data/labeller.log 2>&1 &
 #
@@ -28,13 +28,17 @@ while read -r name hours options; do
   case "$name" in "" | "#"*) continue ;; esac
   seconds=$(awk -v h="$hours" 'BEGIN { printf "%d", h * 3600 }')
   echo "$(date -u +%FT%TZ) $name: ${hours} core-hours, $options"
+  # Each folder draws its own seed once, kept in NAME/seed: the games of two machines (or of
+  # two sessions on new machines) never repeat each other, and a resumed run keeps its seed.
+  mkdir -p "$root/$name"
+  [ -s "$root/$name/seed" ] || od -An -N4 -tu4 /dev/urandom | tr -d ' ' > "$root/$name/seed"
+  seed="$(cat "$root/$name/seed")"
   # A failure (a Stockfish crash, a full disk) is logged and the recipe tried again: the
   # labeller must not stop, and datagen resumes from the last whole record.
   # shellcheck disable=SC2086 # the options are words
   until nice -n 19 "$avocet" datagen -o "$root/$name" --seconds "$seconds" \
-    --positions 1000000000 ${options//\{books\}/$books}; do
+    --positions 1000000000 --seed "$seed" ${options//\{books\}/$books}; do
     echo "$(date -u +%FT%TZ) $name: datagen failed; again in 60 s"
     sleep 60
   done
-  /usr/bin/python3 "$repo/tools/data/manifest.py" "$root" || true
 done < "$plan"

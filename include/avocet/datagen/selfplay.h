@@ -1,8 +1,9 @@
 // Stockfish-labelled self-play: from book positions, games whose moves are sampled by a
-// softmax over Stockfish's MultiPV scores; every new position (first four FEN fields) gets
-// all its legal moves labelled and written to the worker's shard, and to an annotation file
-// in the sf-annotations format (`FEN<TAB>move:score ...`), so that the labels outlive the
-// shard format: `datagen --from-tsv` rebuilds shards from them with any later feature set.
+// softmax over Stockfish's MultiPV scores; every position is labelled, and each game is
+// written whole in the labelled-games format (datagen/game_record.h: the best move, its score
+// and the move played, per ply), the format the repository keeps (weights/labels/). A recipe
+// that scores more than the best move also writes its labels in the sf-annotations format
+// (`FEN<TAB>move:score ...`), which `datagen --from-tsv` turns into shards.
 //
 // With a blunder rate R, each ply after the opening plays a uniformly random legal move with
 // probability R: the data then holds what real games are full of and Stockfish's own play
@@ -19,13 +20,10 @@
 
 #include <atomic>
 #include <cstdint>
-#include <mutex>
 #include <string>
-#include <unordered_set>
 #include <vector>
 
 #include "avocet/chess/position.h"
-#include "avocet/nn/tokenizer.h"
 
 namespace avocet::datagen {
 
@@ -45,26 +43,21 @@ struct SelfplayOptions {
   uint64_t seed = 1;
 };
 
-// Positions seen by all workers (and read back from existing shards when resuming).
-struct SeenPositions {
-  std::mutex mutex;
-  std::unordered_set<uint64_t> keys;
-  bool insert(uint64_t key) {
-    std::lock_guard lock(mutex);
-    return keys.insert(key).second;
-  }
+// Where one worker writes.
+struct WorkerFiles {
+  std::string games;        // labelled games (datagen/game_record.h), appended whole
+  std::string header_json;  // the recipe, written at the head of a new games file
+  std::string annotations;  // annotation lines, for recipes that score more than the best move
 };
 
-// One worker: plays games until `positions` new positions are written (or `stop` is set).
-// Appends to `shard_path` and to `annotation_path`. If `engine_seconds` is given, it holds
-// the CPU seconds this worker's Stockfish has used so far, updated after every search.
+// One worker: plays games until it has labelled `positions` positions (or `stop` is set),
+// appending each game whole to `files.games` (a game a killed run left unfinished is cut off
+// first). Every ply is labelled and kept: repeated positions (the book's first plies) are
+// removed when the labels are staged for training (tools/data/prepare.py). If
+// `engine_seconds` is given, it holds the CPU seconds this worker's Stockfish has used so far,
+// updated after every search.
 void run_selfplay_worker(const SelfplayOptions& options, int worker, long positions,
-                         const std::string& shard_path, const std::string& annotation_path,
-                         SeenPositions& seen, std::atomic<long>& written, std::atomic<bool>& stop,
-                         std::atomic<double>* engine_seconds = nullptr);
-
-// The key positions are de-duplicated by: a hash of the tokens of the first four FEN fields
-// (tokens 0-70), so that resuming can rebuild the set from the shards themselves.
-uint64_t dedup_key(const nn::Tokens& tokens);
+                         const WorkerFiles& files, std::atomic<long>& written,
+                         std::atomic<bool>& stop, std::atomic<double>* engine_seconds = nullptr);
 
 }  // namespace avocet::datagen
