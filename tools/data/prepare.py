@@ -1,5 +1,13 @@
 #!/usr/bin/env python3
-"""Turns a data manifest (tools/data/manifest.py) into training and held-out shards.
+"""Turns the landed labels (weights/labels/manifest.json), or a data manifest
+(tools/data/manifest.py), into training and held-out shards.
+
+The landed labels are labelled games (tools/data/labels.py). A game is held out when its CRC
+falls below the percentage, so the same games stay held out however many files land after it,
+and they are never trained on. A position is kept once: where the book's first plies repeat in
+many games, the first game's label is kept, and a held-out position that a training game also
+reaches is dropped from the held-out side. Shared annotation files (--external, the
+sf-annotations) go to training whole; train.py's split by position hash validates them.
 
 For each file of the manifest it reads exactly the bytes the manifest hashed, and refuses a
 file whose hash no longer matches (a file rewritten rather than grown). Labeller files hold
@@ -15,9 +23,10 @@ Writes OUT/train/*.shard, OUT/held-out/*.shard and OUT/manifest.json (the manife
 then train with `train.py --shards OUT/train --held-out-shards OUT/held-out --manifest
 OUT/manifest.json`.
 
-Standard library only. Example:
-    tools/data/prepare.py DATA/labels/manifest.json -o DATA/staged \\
-        --avocet build/avocet
+Standard library only. Examples:
+    tools/data/prepare.py --labels weights/labels/manifest.json \\
+        --external ../shared/data/sf-annotations/sf15-d7-00{1,2,3}.tsv.xz -o DATA/staged
+    tools/data/prepare.py DATA/labels/manifest.json -o DATA/staged --avocet build/avocet
 """
 
 import argparse
@@ -29,6 +38,7 @@ import shutil
 import subprocess
 import sys
 
+import labels
 import split_games
 
 
@@ -83,9 +93,79 @@ def stage(manifest, root, out, held_out_percent):
     return counts
 
 
+def file_sha256(path):
+    digest = hashlib.sha256()
+    with open(path, "rb") as file:
+        for block in iter(lambda: file.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def stage_labels(manifest_path, out, held_out_percent):
+    """Writes OUT/tsv/{train,held-out}/RECIPE[-games].tsv from the landed labels; returns the
+    counts per recipe, with the positions dropped as repeats."""
+    with open(manifest_path) as file:
+        manifest = json.load(file)
+    root = os.path.dirname(os.path.abspath(manifest_path))
+    train_keys, held_out, outputs, counts = set(), {}, {}, {}
+    for entry in manifest["files"]:
+        path = os.path.join(root, entry["path"])
+        if file_sha256(path) != entry["sha256"]:
+            raise ValueError(f"{path}: its hash is not the manifest's (the file was changed)")
+        name = entry["recipe_name"]
+        count = counts.setdefault(name, {"train": 0, "held-out": 0, "repeats": 0})
+        train_path = os.path.join(out, "tsv", "train", name + ".tsv")
+        if train_path not in outputs:
+            os.makedirs(os.path.dirname(train_path), exist_ok=True)
+            outputs[train_path] = open(train_path, "w")
+        _, games = labels.games_of_file(path)
+        for game in games:
+            is_held_out = game.checksum % 100 < held_out_percent
+            for line in labels.annotation_lines(game):
+                key = labels.position_key(line)
+                if is_held_out:
+                    held_out.setdefault(name, {}).setdefault(key, line)
+                elif key in train_keys:
+                    count["repeats"] += 1
+                else:
+                    train_keys.add(key)
+                    outputs[train_path].write(line)
+                    count["train"] += 1
+    for file in outputs.values():
+        file.close()
+    for name, lines in held_out.items():
+        path = os.path.join(out, "tsv", "held-out", name + "-games.tsv")
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, "w") as file:
+            for key, line in lines.items():
+                if key in train_keys:
+                    counts[name]["repeats"] += 1
+                    continue
+                file.write(line)
+                counts[name]["held-out"] += 1
+    return manifest, counts
+
+
+def stage_externals(paths, out):
+    """Copies shared annotation files into OUT/tsv/train; returns their entries."""
+    entries = []
+    folder = os.path.join(out, "tsv", "train")
+    os.makedirs(folder, exist_ok=True)
+    for path in paths:
+        name = os.path.basename(path).replace(".tsv.xz", "").replace(".tsv", "")
+        opener = lzma.open if path.endswith(".xz") else open
+        with opener(path, "rb") as source, open(os.path.join(folder, name + ".tsv"), "wb") as copy:
+            shutil.copyfileobj(source, copy)
+        entries.append({"path": os.path.basename(path), "sha256": file_sha256(path)})
+    return entries
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("manifest", help="manifest.json from tools/data/manifest.py")
+    parser.add_argument("manifest", nargs="?", help="manifest.json from tools/data/manifest.py")
+    parser.add_argument("--labels", help="the landed labels' manifest (weights/labels/manifest.json)")
+    parser.add_argument("--external", nargs="*", default=[],
+                        help="annotation files trained on whole (the shared sf-annotations)")
     parser.add_argument("-o", "--out", required=True, help="folder for the shards")
     parser.add_argument("--avocet", default="build/avocet", help="the avocet binary")
     parser.add_argument("--held-out-percent", type=int, default=10,
@@ -93,16 +173,26 @@ def main(argv=None):
     args = parser.parse_args(argv)
     if not 0 <= args.held_out_percent <= 100:
         sys.exit(f"prepare.py: --held-out-percent {args.held_out_percent} is not in 0..100")
+    if bool(args.manifest) == bool(args.labels):
+        sys.exit("prepare.py: give a data manifest or --labels, one of the two")
     try:
-        with open(args.manifest) as file:
-            manifest = json.load(file)
-        root = os.path.dirname(os.path.abspath(args.manifest))
-        if os.path.basename(root) == "manifests":  # an archived copy: paths are from its root
-            root = os.path.dirname(root)
         if os.path.exists(args.out):
             shutil.rmtree(args.out)
-        counts = stage(manifest, root, args.out, args.held_out_percent)
-    except (OSError, ValueError, KeyError) as error:
+        if args.labels:
+            manifest, counts = stage_labels(args.labels, args.out, args.held_out_percent)
+            manifest = {"hash": manifest.get("hash"), "labels": manifest.get("hash"),
+                        "labels_totals": manifest.get("totals"),
+                        "external": stage_externals(args.external, args.out)}
+        else:
+            with open(args.manifest) as file:
+                manifest = json.load(file)
+            root = os.path.dirname(os.path.abspath(args.manifest))
+            if os.path.basename(root) == "manifests":  # an archived copy: paths from its root
+                root = os.path.dirname(root)
+            counts = stage(manifest, root, args.out, args.held_out_percent)
+            if args.external:
+                manifest["external_staged"] = stage_externals(args.external, args.out)
+    except (OSError, ValueError, KeyError, labels.LabelError) as error:
         sys.exit(f"prepare.py: {error}")
     for side in ("train", "held-out"):
         folder = os.path.join(args.out, "tsv", side)
@@ -118,7 +208,10 @@ def main(argv=None):
         json.dump(manifest, out, indent=1)
     print(f"manifest {manifest['hash']} staged in {args.out}:")
     for name, c in counts.items():
-        print(f"  {name}: {c['train']} positions to train, {c['held-out']} held out")
+        repeats = f", {c['repeats']} repeated positions dropped" if "repeats" in c else ""
+        print(f"  {name}: {c['train']} positions to train, {c['held-out']} held out{repeats}")
+    for entry in manifest.get("external", []) + manifest.get("external_staged", []):
+        print(f"  {entry['path']}: to train whole")
     return 0
 
 

@@ -128,6 +128,9 @@ def parse_args(argv=None):
     parser.add_argument("--manifest", help="the data manifest the shards were staged from "
                         "(tools/data/prepare.py writes OUT/manifest.json): its hash goes into "
                         "the net's metadata and the log, for the lineage")
+    parser.add_argument("--data-weight", action="append", default=[], metavar="NAME=W",
+                        help="draw data set NAME's training positions W times as often as "
+                        "the others' (default 1 each); repeat for more sets")
     parser.add_argument("--warmup", type=int, default=300)
     parser.add_argument("--validation-percent", type=int, default=3)
     parser.add_argument("--validation-positions", type=int, default=4000,
@@ -178,6 +181,23 @@ def parse_args(argv=None):
 
 
 # ---- data -------------------------------------------------------------------------------
+
+def data_weights(specs, names):
+    """Per data set (in `names` order) the weight of its positions, from NAME=W specs."""
+    weights = np.ones(len(names))
+    for spec in specs:
+        name, _, value = spec.partition("=")
+        if name not in names:
+            raise ValueError(f"--data-weight {spec}: no data set '{name}' (there are "
+                             f"{', '.join(names)})")
+        try:
+            weights[names.index(name)] = float(value)
+        except ValueError:
+            raise ValueError(f"--data-weight {spec}: '{value}' is not a number") from None
+        if not weights[names.index(name)] >= 0:
+            raise ValueError(f"--data-weight {spec}: a weight is 0 or more")
+    return weights
+
 
 class Data:
     """The shards, split into training rows and per-data-set validation rows by a hash of
@@ -231,6 +251,10 @@ class Data:
         self.validation_sets.update(games)
         self.selection_sets = list(games) or list(self.validation_sets)
         self.batches = Batches(p, args.mirror, device)
+        self.cumulative_weight = None
+        if args.data_weight:
+            self.cumulative_weight = np.cumsum(data_weights(args.data_weight, p.source_names)[
+                p.sources[self.train_rows]])
         unscored = np.isnan(p.wins)
         self.partial = bool(unscored.any())  # partial labels: their policy term is needed
 
@@ -387,7 +411,11 @@ def train(model, trained, optimizer, data, args, step, rank, world, device, best
     while step < args.steps and (deadline is None or time.time() < deadline):
         for group in optimizer.param_groups:
             group["lr"] = learning_rate(step, progress(), args) * group.get("scale", 1.0)
-        rows = data.train_rows[rng.integers(0, len(data.train_rows), args.batch)]
+        if data.cumulative_weight is None:
+            rows = data.train_rows[rng.integers(0, len(data.train_rows), args.batch)]
+        else:
+            draws = rng.random(args.batch) * data.cumulative_weight[-1]
+            rows = data.train_rows[np.searchsorted(data.cumulative_weight, draws, side="right")]
         *inputs, wins, _ = data.batches.make(rows)
         with torch.autocast(device.type, dtype=torch.bfloat16, enabled=args.bf16):
             logits = trained(*inputs)

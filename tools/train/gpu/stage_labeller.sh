@@ -2,15 +2,15 @@
 # Stages what label.sh needs to label positions on another machine's CPU cores into .sf/ (kept
 # out of git by .git/info/exclude), so that machine needs neither a C++ toolchain nor
 # Stockfish: Stockfish 15.1 (the label source, 47 MB), the portable avocet that stage.sh
-# builds (no net, no -march=native) with its libfmt, and the opening book xz-compressed (16 MB
-# of UHO_4060_v4.epd become 2.2 MB): 50 MB to copy with the repository's 9.
+# builds (no net, no -march=native) with its libfmt, and the opening book xz-compressed: about
+# 50 MB to copy with the repository.
 # Usage: tools/train/gpu/stage_labeller.sh [BOOK]
-#   BOOK defaults to UHO_4060_v4.epd in $AVOCET_BOOKS (../shared/data/books beside the
-#   repository, as for tools/data/labeller.sh).
+#   BOOK defaults to noob_3moves.epd, the label plan's book (tools/data/label-plan.txt), in
+#   $AVOCET_BOOKS (../shared/data/books beside the repository, as for tools/data/labeller.sh).
 set -euo pipefail
 book=${1:+$(realpath "$1")}
 cd "$(dirname "$0")/../../.."
-book=${book:-${AVOCET_BOOKS:-../shared/data/books}/UHO_4060_v4.epd}
+book=${book:-${AVOCET_BOOKS:-../shared/data/books}/noob_3moves.epd}
 stockfish=$(command -v stockfish || echo /usr/games/stockfish)
 [ -x "$stockfish" ] || { echo "no Stockfish: apt-get install stockfish" >&2; exit 2; }
 [ -f "$book" ] || { echo "no book at $book" >&2; exit 2; }
