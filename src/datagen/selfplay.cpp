@@ -126,55 +126,64 @@ void run_selfplay_worker(const SelfplayOptions& options, int worker, long positi
     Game game(Position::from_fen(options.book[rng() % options.book.size()]));
     LabelledGame record{game.position().fen(), {}, GameResult::NotOver};
     std::string lines_of_game;
-    engine.send("ucinewgame");
-    for (int ply = 0; ply < options.max_plies && game.termination() == Termination::None && !stop &&
-                      mine < positions;
-         ++ply) {
-      const Position& pos = game.position();
-      const MoveList legal = legal_moves(pos);
-      const std::vector<ScoredLine> lines = label_position(engine, pos, int(legal.size()), options);
-      if (engine_seconds) *engine_seconds = engine.cpu_seconds();
-      if (lines.empty()) break;
+    // Whole games only, the last one cut short by the target, a stop or a failed engine
+    // included: a kill loses at most the game in progress, an engine's crash nothing.
+    auto write_game = [&] {
+      record.result = result_of(game);
+      if (!record.plies.empty()) games.write(record);
       if (annotate) {
-        std::string annotation = pos.fen() + '\t';
-        for (const ScoredLine& l : lines)
-          annotation +=
-              fmt::format("{}{}:{}", &l == &lines.front() ? "" : " ", to_uci(l.move), l.score);
-        // The moves the recipe left unsearched: written unscored, so that training knows
-        // every legal move (the policy term of a partial label) and which it must not fit.
-        const bool partial = options.multipv > 0 && size_t(options.multipv) < legal.size() &&
-                             options.shallow_depth <= 0;
-        for (const Move m : partial ? legal : MoveList())
-          if (std::none_of(lines.begin(), lines.end(),
-                           [&](const ScoredLine& l) { return l.move == m; }))
-            annotation += fmt::format(" {}:{}", to_uci(m), kUnscored);
-        lines_of_game += annotation + '\n';
+        annotations << lines_of_game;
+        annotations.flush();
       }
-      // Next move: softmax over the scores at this ply's temperature.
-      const double t =
-          ply < options.opening_plies ? options.opening_temperature : options.temperature;
-      double best = -1e9;
-      for (const ScoredLine& l : lines) best = std::max(best, l.centipawns);
-      std::vector<double> weights;
-      for (const ScoredLine& l : lines)
-        weights.push_back(std::exp(std::clamp((l.centipawns - best) / t, -50.0, 0.0)));
-      std::discrete_distribution<size_t> pick(weights.begin(), weights.end());
-      const bool blunder =
-          ply >= options.opening_plies && std::bernoulli_distribution(options.blunder_rate)(rng);
-      const Move played = blunder ? legal[rng() % legal.size()] : lines[pick(rng)].move;
-      record.plies.push_back({lines.front().move, encode_score(lines.front().score), played});
-      game.play(played);
-      ++mine;
-      ++written;
+    };
+    try {
+      engine.send("ucinewgame");
+      for (int ply = 0; ply < options.max_plies && game.termination() == Termination::None &&
+                        !stop && mine < positions;
+           ++ply) {
+        const Position& pos = game.position();
+        const MoveList legal = legal_moves(pos);
+        const std::vector<ScoredLine> lines =
+            label_position(engine, pos, int(legal.size()), options);
+        if (engine_seconds) *engine_seconds = engine.cpu_seconds();
+        if (lines.empty()) break;
+        if (annotate) {
+          std::string annotation = pos.fen() + '\t';
+          for (const ScoredLine& l : lines)
+            annotation +=
+                fmt::format("{}{}:{}", &l == &lines.front() ? "" : " ", to_uci(l.move), l.score);
+          // The moves the recipe left unsearched: written unscored, so that training knows
+          // every legal move (the policy term of a partial label) and which it must not fit.
+          const bool partial = options.multipv > 0 && size_t(options.multipv) < legal.size() &&
+                               options.shallow_depth <= 0;
+          for (const Move m : partial ? legal : MoveList())
+            if (std::none_of(lines.begin(), lines.end(),
+                             [&](const ScoredLine& l) { return l.move == m; }))
+              annotation += fmt::format(" {}:{}", to_uci(m), kUnscored);
+          lines_of_game += annotation + '\n';
+        }
+        // Next move: softmax over the scores at this ply's temperature.
+        const double t =
+            ply < options.opening_plies ? options.opening_temperature : options.temperature;
+        double best = -1e9;
+        for (const ScoredLine& l : lines) best = std::max(best, l.centipawns);
+        std::vector<double> weights;
+        for (const ScoredLine& l : lines)
+          weights.push_back(std::exp(std::clamp((l.centipawns - best) / t, -50.0, 0.0)));
+        std::discrete_distribution<size_t> pick(weights.begin(), weights.end());
+        const bool blunder =
+            ply >= options.opening_plies && std::bernoulli_distribution(options.blunder_rate)(rng);
+        const Move played = blunder ? legal[rng() % legal.size()] : lines[pick(rng)].move;
+        record.plies.push_back({lines.front().move, encode_score(lines.front().score), played});
+        game.play(played);
+        ++mine;
+        ++written;
+      }
+    } catch (...) {
+      write_game();
+      throw;
     }
-    // Whole games only, the last one cut short by the target or a stop included: a kill
-    // loses at most the game in progress.
-    record.result = result_of(game);
-    if (!record.plies.empty()) games.write(record);
-    if (annotate) {
-      annotations << lines_of_game;
-      annotations.flush();
-    }
+    write_game();
   }
 }
 

@@ -711,7 +711,7 @@ TEST(Cli, DatagenKeepsOneRecipePerFolderAndItsCost) {
   const std::string record((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   EXPECT_NE(record.find("\"depth\": 3"), std::string::npos) << record;
   EXPECT_NE(record.find("\"engine\": \"Stockfish"), std::string::npos) << record;
-  EXPECT_NE(record.find("sf-seed7-worker0.tsv"), std::string::npos) << record;
+  EXPECT_NE(record.find("sf-seed7-worker0.games"), std::string::npos) << record;
   const Result other = run_cli({"datagen", "-o", dir.c_str(), "--depth", "4", "--positions", "4"});
   EXPECT_EQ(other.status, 2);
   EXPECT_EQ(other.err,

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "avocet/cli/cli.h"
+#include "avocet/datagen/game_record.h"
 #include "avocet/datagen/shard.h"
 
 namespace avocet::datagen {
@@ -94,7 +95,7 @@ while read -r line; do
 done
 )";
 
-TEST(UciProcess, DatagenNamesACrashedEngineAndKeepsItsShards) {
+TEST(UciProcess, DatagenNamesACrashedEngineAndKeepsItsGames) {
   const std::string engine = fake_engine("crashing", kCrashingEngine);
   const std::string dir = ::testing::TempDir() + "avocet_crash_shards";
   std::filesystem::remove_all(dir);
@@ -111,10 +112,14 @@ TEST(UciProcess, DatagenNamesACrashedEngineAndKeepsItsShards) {
                                "positions written before it are kept\n";
   EXPECT_TRUE(err.str().ends_with(expected)) << err.str();
 
-  // Both positions labelled before the crash are whole records, and so are their labels.
-  const std::vector<ShardRecord> records = read_shard(dir + "/sf-seed1-worker0.shard");
-  ASSERT_EQ(records.size(), 2u);
-  EXPECT_EQ(records[0].actions.size(), 1u);
+  // Both positions labelled before the crash are kept: the game cut short, and their labels.
+  std::vector<LabelledGame> games;
+  read_game_records(dir + "/sf-seed1-worker0.games",
+                    [&](const LabelledGame& g) { games.push_back(g); });
+  ASSERT_EQ(games.size(), 1u);
+  ASSERT_EQ(games[0].plies.size(), 2u);
+  EXPECT_EQ(games[0].result, GameResult::NotOver);
+  EXPECT_EQ(games[0].plies[1].score, -25);
   std::ifstream annotations(dir + "/sf-seed1-worker0.tsv");
   std::vector<std::string> lines;
   for (std::string line; std::getline(annotations, line);) lines.push_back(line);

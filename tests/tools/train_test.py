@@ -173,6 +173,22 @@ class HeldOutGamesTest(unittest.TestCase):
                           [os.path.join(folder, "empty")])
 
 
+class DataWeightTest(unittest.TestCase):
+    def test_weights_by_data_set_name(self):
+        names = ["noob-d11-pv", "sf15-d7-001", "tcec"]
+        self.assertEqual(list(train.data_weights(["noob-d11-pv=4", "tcec=0.25"], names)),
+                         [4.0, 1.0, 0.25])
+        self.assertEqual(list(train.data_weights([], names)), [1.0, 1.0, 1.0])
+
+    def test_a_bad_weight_is_one_clear_line(self):
+        names = ["noob-d11-pv"]
+        for spec, message in (("noob=2", "no data set 'noob'"),
+                              ("noob-d11-pv=x", "'x' is not a number"),
+                              ("noob-d11-pv=-1", "a weight is 0 or more")):
+            with self.assertRaisesRegex(ValueError, message):
+                train.data_weights([spec], names)
+
+
 class PartialLabelTest(unittest.TestCase):
     """Partial labels (datagen --multipv 1): unscored moves (NaN) have no bin target, and the
     policy term asks that the scored best move be valued above them."""

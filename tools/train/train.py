@@ -252,7 +252,7 @@ class Data:
         self.selection_sets = list(games) or list(self.validation_sets)
         self.batches = Batches(p, args.mirror, device)
         self.cumulative_weight = None
-        if args.data_weight:
+        if getattr(args, "data_weight", None):
             self.cumulative_weight = np.cumsum(data_weights(args.data_weight, p.source_names)[
                 p.sources[self.train_rows]])
         unscored = np.isnan(p.wins)
