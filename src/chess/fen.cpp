@@ -2,6 +2,7 @@
 // with a message naming the field and the fault.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <array>
 #include <charconv>
 #include <vector>
@@ -83,7 +84,8 @@ class FenParser {
     const Square en_passant = parse_en_passant(pos, fields[3]);
     if (fields.size() == 6) {
       pos.halfmove_clock_ = uint16_t(parse_clock(fields[4], "halfmove clock", 0));
-      pos.fullmove_number_ = uint16_t(parse_clock(fields[5], "fullmove number", 1));
+      // 0 is read as 1, as Stockfish and python-chess read it: some tools write it.
+      pos.fullmove_number_ = uint16_t(std::max(1, parse_clock(fields[5], "fullmove number", 0)));
     }
     check_material(pos);
     parse_castling(pos, fields[2]);

@@ -18,6 +18,17 @@ std::optional<PieceType> promotion_from_char(char c) {
   return PieceType(i + 1);
 }
 
+// Move text as an error message quotes it: a byte outside printable ASCII (a NUL above all,
+// which would end the message where what() is read as a C string) as \xNN.
+std::string quoted(std::string_view text) {
+  std::string out;
+  for (const char c : text) {
+    const auto byte = static_cast<unsigned char>(c);
+    out += byte >= 0x20 && byte < 0x7f ? std::string(1, c) : fmt::format("\\x{:02x}", byte);
+  }
+  return out;
+}
+
 }  // namespace
 
 std::string to_uci(Move m, bool chess960) {
@@ -33,7 +44,8 @@ Move parse_uci(const Position& pos, std::string_view text, bool chess960) {
                            parse_square(text.substr(0, 2)) && parse_square(text.substr(2, 2)) &&
                            (text.size() == 4 || promotion_from_char(text[4]));
   if (!well_formed)
-    throw MoveError(fmt::format("'{}' is not a move in UCI notation (e.g. e2e4, e7e8q)", text));
+    throw MoveError(
+        fmt::format("'{}' is not a move in UCI notation (e.g. e2e4, e7e8q)", quoted(text)));
   const Square from = *parse_square(text.substr(0, 2));
   const Square to = *parse_square(text.substr(2, 2));
   const PieceType promotion = text.size() == 5 ? *promotion_from_char(text[4]) : PieceType::None;
@@ -42,7 +54,7 @@ Move parse_uci(const Position& pos, std::string_view text, bool chess960) {
         m.kind() == MoveKind::Castling && !chess960 ? castling_king_to(m) : m.to();
     if (m.from() == from && written_to == to && m.promotion() == promotion) return m;
   }
-  throw MoveError(fmt::format("illegal move '{}' in position {}", text, pos.fen()));
+  throw MoveError(fmt::format("illegal move '{}' in position {}", quoted(text), pos.fen()));
 }
 
 std::string to_san(const Position& pos, Move m) {
@@ -96,7 +108,8 @@ Move parse_san(const Position& pos, std::string_view text) {
   while (!text.empty() && std::string_view("+#!?").find(text.back()) != std::string_view::npos)
     text.remove_suffix(1);
   auto fail = [&](std::string_view why) -> Move {
-    throw MoveError(fmt::format("{} SAN move '{}' in position {}", why, original, pos.fen()));
+    throw MoveError(
+        fmt::format("{} SAN move '{}' in position {}", why, quoted(original), pos.fen()));
   };
   if (text.empty()) return fail("empty");
 

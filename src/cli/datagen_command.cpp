@@ -26,6 +26,27 @@ namespace avocet::cli {
 
 namespace {
 
+// The output folder, created if missing; a run that fails before writing anything into it
+// leaves no empty folder behind.
+class OutputFolder {
+ public:
+  explicit OutputFolder(std::string path)
+      : path_(std::move(path)), created_(!std::filesystem::exists(path_)) {
+    std::filesystem::create_directories(path_);
+  }
+  ~OutputFolder() {
+    std::error_code ignored;
+    if (created_ && std::filesystem::is_empty(path_, ignored))
+      std::filesystem::remove(path_, ignored);
+  }
+  OutputFolder(const OutputFolder&) = delete;
+  OutputFolder& operator=(const OutputFolder&) = delete;
+
+ private:
+  std::string path_;
+  bool created_;
+};
+
 std::string stem(const std::string& path) {
   std::string name = std::filesystem::path(path).filename().string();
   for (const char* suffix : {".xz", ".tsv"})
@@ -35,7 +56,7 @@ std::string stem(const std::string& path) {
 
 int import_tsv(const std::vector<std::string>& inputs, const std::string& output, long shard_size,
                const Streams& io) {
-  std::filesystem::create_directories(output);
+  const OutputFolder folder(output);
   const auto start = std::chrono::steady_clock::now();
   long total_positions = 0, total_malformed = 0;
   // The number of positions is known only at the end: a count and a rate, no bar.
@@ -305,7 +326,7 @@ int selfplay(const cxxopts::ParseResult& parsed, const Streams& io) {
   if (!(budget >= 0)) throw std::invalid_argument("--seconds must be 0 or more");
 
   const std::string output = parsed["output"].as<std::string>();
-  std::filesystem::create_directories(output);
+  const OutputFolder folder(output);
   // Asks Stockfish its name before any worker starts: a wrong --stockfish fails here, once.
   const std::string engine = datagen::UciProcess(o.stockfish).name();
   const std::string book =

@@ -118,6 +118,9 @@ void Engine::open_tablebases(const std::string& path) {
       });
   if (on_error_)
     for (const std::string& message : tables->errors()) on_error_(message);
+  // A folder with no tables is refused, as on the command line: the tables in use are kept.
+  if (tables->table_count() == 0)
+    throw std::invalid_argument(fmt::format("found 0 tables in {}", path));
   tables_report_ = fmt::format("found {} tables ({} WDL, {} DTZ) in {}", tables->table_count(),
                                tables->wdl_count(), tables->dtz_count(), path);
   *live = true;

@@ -373,6 +373,7 @@ IterationReport PuctSearcher::report(int iterations) const {
     RootLine line;
     line.move = edge->move;
     line.value = edge_value(*edge);
+    line.proven = !std::isnan(tree_.proven_edge_value(*edge));
     line.pv = principal_variation(edge->child, edge->move);
     line.net_value = edge->raw_net_value;
     line.prior = edge->prior;

@@ -81,13 +81,15 @@ UciScore uci_score(float value) {
   return {false, centipawns_from_win_probability(value)};
 }
 
-std::optional<WdlPerMille> exact_wdl(float value, std::optional<int> tablebase_wdl) {
+std::optional<WdlPerMille> exact_wdl(float value, std::optional<int> tablebase_wdl, bool proven) {
   int result = 0;  // 1 won, -1 lost, 0 drawn
   if (tablebase_wdl) {
     assert(*tablebase_wdl >= -2 && *tablebase_wdl <= 2);
     result = *tablebase_wdl == 2 ? 1 : *tablebase_wdl == -2 ? -1 : 0;
   } else if (is_mate_value(value)) {
     result = value > 0.5f ? 1 : -1;
+  } else if (proven) {
+    result = value > 0.5f ? 1 : value < 0.5f ? -1 : 0;
   } else {
     return std::nullopt;
   }

@@ -248,9 +248,13 @@ bool UciLoop::handle_line(std::string_view line) {
       on_position(words);
     else if (command == "go")
       on_go(words);
-    else if (command == "stop")
+    else if (command == "stop") {
+      // Every command after stop acts as if the search had ended, as in Stockfish: a GUI
+      // changing MultiPV sends stop, setoption and go at once. The search ends within a
+      // playout, and its bestmove is printed before the next command is read.
       engine_.stop();
-    else if (command == "ponderhit")
+      engine_.wait();
+    } else if (command == "ponderhit")
       engine_.ponderhit();
     else if (command == "setoption")
       on_setoption(words);
@@ -266,9 +270,13 @@ bool UciLoop::handle_line(std::string_view line) {
       print(build_report());
     else if (command == "help")
       on_help();
-    else if (command == "debug")
-      ;  // `debug on|off`: accepted; Avocet has no extra debugging output to switch
-    else
+    else if (command == "debug") {
+      // `debug on|off`: accepted; Avocet has no extra debugging output to switch.
+      if (words.size() != 2 || (words[1] != "on" && words[1] != "off"))
+        error(fmt::format("debug: expected 'on' or 'off', got '{}'",
+                          words.size() > 1 ? line.substr(size_t(words[1].data() - line.data()))
+                                           : std::string_view()));
+    } else
       error(fmt::format("unknown command '{}'", command));
   } catch (const std::exception& e) {
     error(e.what());
@@ -575,8 +583,9 @@ void UciLoop::print_info(const engine::SearchInfo& info, int multipv,
     if (wdl_material) {
       // The tables' result and a mate are certain; otherwise the expected score is split by
       // the WDL model fitted on game outcomes (uci/wdl_model.h).
-      const search::WdlPerMille split = search::exact_wdl(line.value, line.tablebase_wdl)
-                                            .value_or(wdl_from_value(line.value, *wdl_material));
+      const search::WdlPerMille split =
+          search::exact_wdl(line.value, line.tablebase_wdl, line.proven)
+              .value_or(wdl_from_value(line.value, *wdl_material));
       score += fmt::format(" wdl {} {} {}", split.win, split.draw, split.loss);
     }
     std::string pv;

@@ -75,6 +75,12 @@ TEST(Fen, FourFieldsDefaultClocks) {
   EXPECT_EQ(Position::from_fen("8/8/8/4k3/8/8/8/4K3 b - -").fen(), "8/8/8/4k3/8/8/8/4K3 b - - 0 1");
 }
 
+// N6: a fullmove number of 0 is read as 1, as Stockfish and python-chess read it.
+TEST(Fen, FullmoveZeroIsReadAsOne) {
+  EXPECT_EQ(Position::from_fen("4k3/8/8/8/8/8/4P3/4K3 w - - 0 0").fen(),
+            "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1");
+}
+
 TEST(Fen, ExtraBlanksAreAccepted) {
   EXPECT_EQ(Position::from_fen("  8/8/8/4k3/8/8/8/4K3   w - -  3  9 ").fen(),
             "8/8/8/4k3/8/8/8/4K3 w - - 3 9");
@@ -183,10 +189,8 @@ INSTANTIATE_TEST_SUITE_P(
                      "halfmove clock must be a non-negative integer, got 'x'"},
         MalformedFen{"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - -1 1",
                      "halfmove clock must be a non-negative integer, got '-1'"},
-        MalformedFen{"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 0",
-                     "fullmove number must be a positive integer, got '0'"},
         MalformedFen{"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1.5",
-                     "fullmove number must be a positive integer, got '1.5'"},
+                     "fullmove number must be a non-negative integer, got '1.5'"},
         MalformedFen{"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 99999999999 1",
                      "halfmove clock '99999999999' is out of range (at most 65535)"},
         MalformedFen{"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 70000",

@@ -700,6 +700,19 @@ TEST(Cli, DatagenWithoutAnOutputFolderRunsNothing) {
 // A folder's labels are of one recipe: recipe.json records it with the CPU seconds Stockfish
 // spent on each file, a run of another recipe is refused with what differs, and a budget
 // (--seconds) already spent starts nothing.
+// N10: a datagen that fails before writing anything leaves no empty output folder behind.
+TEST(Cli, AFailedDatagenLeavesNoEmptyFolder) {
+  const std::string dir = ::testing::TempDir() + "avocet_failed_datagen";
+  std::filesystem::remove_all(dir);
+  const Result r = run_cli({"datagen", "-o", dir.c_str(), "--stockfish", "/nonexistent/stockfish"});
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("/nonexistent/stockfish"), std::string::npos) << r.err;
+  EXPECT_FALSE(std::filesystem::exists(dir));
+  const Result tsv = run_cli({"datagen", "--from-tsv", "/nonexistent.tsv", "-o", dir.c_str()});
+  EXPECT_EQ(tsv.status, 2);
+  EXPECT_FALSE(std::filesystem::exists(dir));
+}
+
 TEST(Cli, DatagenKeepsOneRecipePerFolderAndItsCost) {
   if (!std::filesystem::exists("/usr/games/stockfish")) GTEST_SKIP() << "no Stockfish";
   const std::string dir = ::testing::TempDir() + "avocet_recipe";

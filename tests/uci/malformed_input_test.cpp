@@ -68,6 +68,13 @@ std::vector<BadLine> bad_uci_lines(const std::string& net) {
        "illegal move 'e2e5' in position " + kStart + " w KQkq - 0 1"},
       {"position startpos moves e7e5",
        "illegal move 'e7e5' in position " + kStart + " w KQkq - 0 1"},
+      // N7: a NUL inside a move no longer ends the message.
+      {"position startpos moves e2" + std::string(1, '\0') + "e4",
+       "'e2\\x00e4' is not a move in UCI notation (e.g. e2e4, e7e8q)"},
+      {"debug maybe", "debug: expected 'on' or 'off', got 'maybe'"},
+      // N8: a folder without tables is refused, as on the command line.
+      {"setoption name SyzygyPath value /",
+       "setoption SyzygyPath: found 0 tables in /; keeping <empty>"},
       {"position startpos moves e2e4 zz99",
        "'zz99' is not a move in UCI notation (e.g. e2e4, e7e8q)"},
       {"position startpos moves e2e4 e7e5 e1g1",

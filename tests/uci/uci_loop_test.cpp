@@ -596,6 +596,27 @@ TEST(UciLoop, InfiniteHoldsBestmoveUntilStopAndIsReadyIsAnswered) {
   EXPECT_EQ(count(s.text(), "bestmove "), 1);
 }
 
+// N1: an analysis GUI changing the number of lines sends stop, setoption and go at once; every
+// command after stop acts as if the search had ended (2b8a4ef refused the setoption and the
+// ucinewgame, and the next go said a search was still running).
+TEST(UciLoop, CommandsRightAfterStopActAsIfTheSearchHadEnded) {
+  Session s;
+  s.send("position startpos");
+  s.send("go infinite");
+  s.send("stop");
+  s.send("setoption name MultiPV value 2");
+  s.send("ucinewgame");
+  s.send("position startpos");
+  s.send("go infinite");
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  s.send("stop");
+  s.loop.wait_for_search();
+  const std::string out = s.text();
+  EXPECT_EQ(count(out, "bestmove "), 2) << out;
+  EXPECT_EQ(out.find("error"), std::string::npos) << out;
+  EXPECT_NE(out.find(" multipv 2 "), std::string::npos) << out;
+}
+
 TEST(UciLoop, PonderHoldsBestmoveUntilPonderhit) {
   Session s;
   s.send("setoption name Ponder value true");
@@ -702,6 +723,20 @@ TEST(UciLoop, WdlOfAnEvenEndingIsMostlyDrawn) {
   wdl >> win >> draw >> loss;
   EXPECT_EQ(win + draw + loss, 1000) << out;
   EXPECT_GT(draw, 500) << out;
+}
+
+// N9: a draw the rules prove is exact, not the WDL model's split of 0.5 (2b8a4ef: 13 974 13
+// for king against king).
+TEST(UciLoop, WdlOfARuleDrawIsExact) {
+  Session s;
+  s.send("setoption name UCI_ShowWDL value true");
+  s.send("position fen 8/4k3/8/8/8/8/4K3/8 w - - 0 1");
+  s.send("go nodes 200");
+  s.loop.wait_for_search();
+  const std::string out = s.text();
+  const size_t at = out.rfind(" wdl ");
+  ASSERT_NE(at, std::string::npos) << out;
+  EXPECT_EQ(out.substr(at, 17), " wdl 0 1000 0 nod") << out;
 }
 
 TEST(UciLoop, ArgmaxMode) {

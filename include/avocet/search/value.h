@@ -75,9 +75,11 @@ UciScore uci_score(float value);
 struct WdlPerMille {
   int win = 0, draw = 0, loss = 0;
 };
-// The W/D/L of an exact value: a mate, a tablebase value, or a root move's tablebase result
-// `tablebase_wdl` (-2 .. 2; cursed wins and blessed losses are draws). nullopt for an estimate,
-// which wdl_model.h splits.
-std::optional<WdlPerMille> exact_wdl(float value, std::optional<int> tablebase_wdl);
+// The W/D/L of an exact value: a mate, a tablebase value, a root move's tablebase result
+// `tablebase_wdl` (-2 .. 2; cursed wins and blessed losses are draws), or a value the search
+// `proven` by the rules (a draw by insufficient material, stalemate or repetition: 0 1000 0).
+// nullopt for an estimate, which wdl_model.h splits.
+std::optional<WdlPerMille> exact_wdl(float value, std::optional<int> tablebase_wdl,
+                                     bool proven = false);
 
 }  // namespace avocet::search
