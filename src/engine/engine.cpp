@@ -1,6 +1,7 @@
 #include "avocet/engine/engine.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <cassert>
@@ -41,7 +42,8 @@ using search::TimeBudget;
 
 std::shared_ptr<const syzygy::Tablebases> open_readable_tablebases(const std::string& path) {
   auto tables = std::make_shared<const syzygy::Tablebases>(path);
-  if (!tables->errors().empty()) throw std::invalid_argument(tables->errors().front());
+  if (!tables->errors().empty())
+    throw std::invalid_argument(fmt::format("{}", fmt::join(tables->errors(), "; ")));
   if (tables->table_count() == 0)
     throw std::invalid_argument(fmt::format("no Syzygy tables in '{}'", path));
   return tables;
@@ -116,11 +118,14 @@ void Engine::open_tablebases(const std::string& path) {
       path, [sink = on_error_, live](const std::string& message) {
         if (*live && sink) sink(message);
       });
+  // A folder with no tables is refused, as on the command line, in one line (the scan's
+  // problems, missing folders say, else the count): the tables in use are kept.
+  if (tables->table_count() == 0)
+    throw std::invalid_argument(tables->errors().empty()
+                                    ? fmt::format("found 0 tables in {}", path)
+                                    : fmt::format("{}", fmt::join(tables->errors(), "; ")));
   if (on_error_)
     for (const std::string& message : tables->errors()) on_error_(message);
-  // A folder with no tables is refused, as on the command line: the tables in use are kept.
-  if (tables->table_count() == 0)
-    throw std::invalid_argument(fmt::format("found 0 tables in {}", path));
   tables_report_ = fmt::format("found {} tables ({} WDL, {} DTZ) in {}", tables->table_count(),
                                tables->wdl_count(), tables->dtz_count(), path);
   *live = true;
@@ -427,12 +432,18 @@ void Engine::run_search(GoRequest request, TimeBudget budget, EngineCallbacks ca
     callbacks.on_info(info);
   };
   Move shown_currmove;
+  Clock::time_point last_currmove = start_;
   const auto progress = [&](const SearchProgress& now_at) {
     const Clock::time_point now = Clock::now();
-    const bool currmove = now - start_ >= kCurrmoveAfter && now_at.currmove != shown_currmove;
+    // At most one currmove line a second: PUCT changes its root move nearly every playout.
+    const bool currmove = now - start_ >= kCurrmoveAfter && now_at.currmove != shown_currmove &&
+                          now - last_currmove >= kProgressEvery;
     if (!currmove && now - last_line < kProgressEvery) return;
     last_line = now;
-    if (currmove) shown_currmove = now_at.currmove;
+    if (currmove) {
+      shown_currmove = now_at.currmove;
+      last_currmove = now;
+    }
     callbacks.on_progress(
         {now_at, currmove, std::chrono::duration<double>(now - start_).count(), table_.hashfull()});
   };

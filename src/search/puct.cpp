@@ -252,7 +252,6 @@ void PuctSearcher::playout(const Position& root) {
     index = child;
     keys_.push_back(pos.key());
   }
-  depth_sum_ += path_.size();
   seldepth_ = std::max(seldepth_, int(path_.size()));
   // The leaf's value for its side to move, and the best of its moves' (the same for a new
   // node; for a known result, its exact value).
@@ -379,7 +378,11 @@ IterationReport PuctSearcher::report(int iterations) const {
     line.prior = edge->prior;
     report.lines.push_back(std::move(line));
   }
-  report.depth = playouts_ > 0 ? std::max(1, int(std::lround(double(depth_sum_) / playouts_))) : 1;
+  // The depth is the iterations done: iteration d ends at 8 x 2^(d-1) playouts, so each depth
+  // costs twice the one before, `go depth N` costs what it says, and the depth never
+  // decreases (the playouts' mean depth, reported before, went 2, 2, 1, 2 and grew so slowly
+  // that `go depth 6` ran for minutes).
+  report.depth = std::max(1, iterations);
   report.seldepth = seldepth_;
   for (const RootLine& line : report.lines)
     report.seldepth = std::max(report.seldepth, int(line.pv.size()));
@@ -391,11 +394,8 @@ bool PuctSearcher::enough(const Limits& limits, int iterations,
   if (control_.should_stop()) return true;
   if (!std::isnan(tree_.nodes_[0].exact)) return true;  // solved: nothing left to find
   if (limits.iterations && iterations >= *limits.iterations) return true;
-  // `go depth D`: the playouts' mean depth reaches D, or the tree is full and can no longer
-  // deepen (it would never end otherwise).
-  if (limits.depth && playouts_ > 0 &&
-      (double(depth_sum_) / playouts_ >= *limits.depth || tree_full_))
-    return true;
+  // `go depth D`: D iterations done (report() says why), or the tree is full.
+  if (limits.depth && (iterations >= *limits.depth || tree_full_)) return true;
   if (!limits.soft_deadline || control_.pondering) return false;
 
   const Node& root = tree_.nodes_[0];
@@ -433,7 +433,7 @@ IterationReport PuctSearcher::run(const Game& game, const Limits& limits,
                                   const std::function<void(const IterationReport&)>& on_iteration,
                                   std::function<void(const SearchProgress&)> on_progress) {
   on_progress_ = std::move(on_progress);
-  playouts_ = depth_sum_ = 0;
+  playouts_ = 0;
   seldepth_ = 0;
   tree_full_ = false;
   keys_ = game.recent_keys();
@@ -442,15 +442,36 @@ IterationReport PuctSearcher::run(const Game& game, const Limits& limits,
   if (!prepare_root(game, limits.searchmoves)) return IterationReport{};
   const auto search_start = std::chrono::steady_clock::now();
   int iterations = 0;
+  // Between iterations (doublings, so rare in a long analysis) the lines are also sent once a
+  // second and when the best move changes, at most every 100 ms, as Lc0 sends them.
+  auto last_report = search_start;
+  Move reported_best;
+  const auto best_root_move = [this] {
+    const Node& node = tree_.nodes_[0];
+    const Edge* best = nullptr;
+    for (uint32_t i = 0; i < node.edge_count; ++i) {
+      const Edge& edge = tree_.edges_[node.first_edge + i];
+      if (!best || better_root_edge(edge, *best)) best = &edge;
+    }
+    return best ? best->move : Move();
+  };
   while (!control_.should_stop() && std::isnan(tree_.nodes_[0].exact)) {
     // A playout is counted before it runs, so that `go nodes N` never reports more than N.
     control_.nodes.fetch_add(1, std::memory_order_relaxed);
     playout(root);
     ++playouts_;
     const bool iteration_ends = playouts_ == playouts_for_iterations(iterations + 1);
-    if (iteration_ends) {
-      ++iterations;
-      if (on_iteration) on_iteration(report(iterations));
+    if (iteration_ends) ++iterations;
+    if (on_iteration && iterations > 0) {
+      const auto now = std::chrono::steady_clock::now();
+      const Move best = best_root_move();
+      const bool best_changed = !reported_best.is_none() && best != reported_best &&
+                                now - last_report >= std::chrono::milliseconds(100);
+      if (iteration_ends || best_changed || now - last_report >= std::chrono::seconds(1)) {
+        on_iteration(report(iterations));
+        last_report = now;
+        reported_best = best;
+      }
     }
     if (enough(limits, iterations, search_start)) break;
   }

@@ -154,7 +154,9 @@ TEST(Puct, ReportsIterationsAtEachDoublingOfPlayouts) {
   for (size_t i = 0; i < puct.reports.size(); ++i) {
     EXPECT_EQ(puct.reports[i].iterations, int(i) + 1);
     EXPECT_EQ(puct.reports[i].nodes, 1 + PuctSearcher::playouts_for_iterations(int(i) + 1));
-    EXPECT_GE(puct.reports[i].seldepth, puct.reports[i].depth);
+    // N3, N4: the depth is the iterations done, so it never decreases and `go depth N` costs
+    // 8 x 2^(N-1) playouts.
+    EXPECT_EQ(puct.reports[i].depth, int(i) + 1);
   }
   EXPECT_EQ(r.lines.size(), legal_moves(Game().position()).size());
 }

@@ -509,7 +509,7 @@ TEST(UciLoop, EveryBestmoveCarriesAPonderMove) {
   }
   Session s;
   s.send("position fen 6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1");  // Ra8 mates
-  s.send("go depth 2");
+  s.send("go depth 5");
   s.loop.wait_for_search();
   const std::string out = s.text();
   EXPECT_NE(out.find("bestmove a1a8\n"), std::string::npos) << out;
@@ -756,13 +756,16 @@ TEST(UciLoop, OptionsWithSpacesAndValues) {
   s.send("setoption name Hash value 8");
   s.send("setoption name Threads value 2");
   EXPECT_EQ(s.text(), "");
+  // A path without tables is refused in one line, and no tables are what the search has.
   s.send("setoption name SyzygyPath value /nonexistent/syzygy");
-  EXPECT_EQ(s.text(), "info string ERROR: syzygy: /nonexistent/syzygy: no such directory\n");
+  EXPECT_EQ(s.text(),
+            "info string error: setoption SyzygyPath: syzygy: /nonexistent/syzygy: no such "
+            "directory; keeping <empty>\n");
+  EXPECT_EQ(s.loop.option("SyzygyPath"), "<empty>");
   s.send("position startpos");
   s.send("go nodes 300");
   s.loop.wait_for_search();
-  EXPECT_NE(s.text().find("info string found 0 tables (0 WDL, 0 DTZ) in /nonexistent/syzygy\n"),
-            std::string::npos);
+  EXPECT_EQ(s.text().find("tables ("), std::string::npos) << s.text();
   EXPECT_EQ(count(s.text(), "bestmove "), 1);
 }
 
@@ -1189,7 +1192,9 @@ TEST(UciLoop, IsReadyAllocatesTheHashTable) {
 TEST(UciLoop, MissingSyzygyDirectoryLetsTheEnginePlayOn) {
   Session s;
   s.send("setoption name SyzygyPath value /nonexistent/a:/nonexistent/b");
-  EXPECT_EQ(count(s.text(), "info string ERROR: "), 2);
+  EXPECT_EQ(s.text(),
+            "info string error: setoption SyzygyPath: syzygy: /nonexistent/a: no such directory; "
+            "syzygy: /nonexistent/b: no such directory; keeping <empty>\n");
   s.send("position startpos");
   s.send("go nodes 200");
   s.loop.wait_for_search();

@@ -130,7 +130,8 @@ struct SearchInfo {
 
 // A progress line while an iteration runs (EngineCallbacks::on_progress): at most one a
 // second when no iteration has reported for a second, and, from kCurrmoveAfter on, one at
-// every new root move with `show_currmove` (Stockfish prints `currmove` after 3 s likewise).
+// new root move, at most one a second, with `show_currmove` (Stockfish prints `currmove` after
+// 3 s likewise).
 struct ProgressInfo {
   search::SearchProgress progress;
   bool show_currmove = false;

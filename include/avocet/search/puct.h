@@ -161,7 +161,6 @@ class PuctSearcher {
   std::vector<uint64_t> keys_;  // the game's recent history, then the playout's path
   size_t root_index_ = 0;       // where the root's key goes in keys_
   uint64_t playouts_ = 0;       // of this search
-  uint64_t depth_sum_ = 0;      // of this search's playouts' depths
   int seldepth_ = 0;
   bool tree_full_ = false;  // a playout of this search found no room to grow the tree
   std::function<void(const SearchProgress&)> on_progress_;
