@@ -157,7 +157,8 @@ bool interactive(const Streams& io) {
 // error only in a log, and plays with settings nobody asked for.
 int uci_command(const Args& args, const Streams& io) {
   std::vector<std::pair<std::string, std::string>> settings;  // name, value
-  for (const std::string& arg : args) {
+  for (size_t i = 0; i < args.size(); ++i) {
+    const std::string& arg = args[i];
     if (arg == "-h" || arg == "--help") return help_command({}, io);
     if (arg == "--version") return version_command({}, io);
     if (arg.rfind("--", 0) != 0) {
@@ -171,6 +172,17 @@ int uci_command(const Args& args, const Streams& io) {
     if (!spec)
       throw std::invalid_argument(
           fmt::format("{}: unknown option '{}' (avocet --help lists them)", arg, name));
+    // `--Hash 16`, as the subcommands take their flags: the loop's options take `=`. A
+    // string option alone (`--SyzygyPath`) is set empty.
+    const bool takes_value = spec->type != engine::OptionType::Button;
+    if (eq == std::string::npos && takes_value && i + 1 < args.size() &&
+        args[i + 1].rfind("--", 0) != 0)
+      throw std::invalid_argument(
+          fmt::format("{} {}: write --{}={} (before the loop, options "
+                      "take '=')",
+                      arg, args[i + 1], spec->name, args[i + 1]));
+    if (eq == std::string::npos && takes_value && spec->type != engine::OptionType::String)
+      throw std::invalid_argument(fmt::format("{}: needs a value, --{}=VALUE", arg, spec->name));
     // Checked as the subcommands' flags are: a net that cannot be read, an arithmetic this CPU
     // lacks or tables that cannot be read are named here, in the form of every bad argument;
     // the loop below would report them as an engine that plays on with less.

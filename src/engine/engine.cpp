@@ -66,7 +66,10 @@ void Engine::configure(const Settings& next) {
   wait();
   // A new Hash is allocated here, so that a failure reaches the option that asked for it;
   // other values leave an unsized table to prepare() or the first go.
-  if (next.engine.hash_mb != settings_.engine.hash_mb) table_.resize(size_t(next.engine.hash_mb));
+  if (next.engine.hash_mb != settings_.engine.hash_mb) {
+    table_.resize(size_t(next.engine.hash_mb));
+    puct_tree_.clear();  // a tree grown under the old Hash is released, not kept over it
+  }
   puct_tree_.set_capacity(size_t(next.engine.hash_mb) << 20);
   // The values with a resource behind them change only through their own calls.
   Settings kept = next;

@@ -32,8 +32,10 @@ constexpr uint64_t kFirstIterationPlayouts = 8;
 // ---- the tree
 
 void PuctTree::clear() {
-  nodes_.clear();
-  edges_.clear();
+  // Released, not only emptied: after a long analysis the tree can hold all of Hash, and
+  // ucinewgame, Clear Hash and a smaller Hash give that memory back.
+  std::vector<Node>().swap(nodes_);
+  std::vector<Edge>().swap(edges_);
   root_moves_.clear();
   root_key_ = 0;
   searchmoves_.clear();

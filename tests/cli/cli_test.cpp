@@ -105,6 +105,10 @@ TEST(Cli, BadDashDashOptionsExitWithStatus2) {
       {{"--Ponder=maybe"},
        "avocet: --Ponder=maybe: option Ponder: expected true or false, got "
        "'maybe'\n"},
+      // N11: the subcommands' flag form says what to write instead.
+      {{"--Hash", "16"},
+       "avocet: --Hash 16: write --Hash=16 (before the loop, options take '=')\n"},
+      {{"--Hash"}, "avocet: --Hash: needs a value, --Hash=VALUE\n"},
   };
   for (const Case& c : cases) {
     const Result r = run_cli(c.args, "isready\nquit\n");

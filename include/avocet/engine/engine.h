@@ -217,6 +217,8 @@ class Engine {
   // Blocks until the current search (if any) has reported its best move.
   void wait();
   bool searching() const;
+  // The bytes PUCT's tree holds allocated; 0 after ucinewgame, Clear Hash or a new Hash.
+  size_t tree_bytes() const { return puct_tree_.allocated_bytes(); }
   // Every legal move's value as the engine plays it (rules, tables, network), as `eval`
   // prints it. Not during a search.
   std::string move_values_report();

@@ -49,6 +49,10 @@ class PuctTree {
   // At most `bytes` for the nodes and moves; at least room for a root and its moves.
   void set_capacity(size_t bytes);
   size_t nodes() const { return nodes_.size(); }
+  // The bytes its node and edge arrays hold allocated (their capacity, not their size).
+  size_t allocated_bytes() const {
+    return nodes_.capacity() * sizeof(Node) + edges_.capacity() * sizeof(Edge);
+  }
   // Playouts through the root, its own expansion included (0 for an empty tree).
   uint32_t root_visits() const { return nodes_.empty() ? 0 : nodes_.front().visits; }
 
