@@ -203,6 +203,7 @@ void UciLoop::print(const std::string& text) {
   std::lock_guard lock(out_mutex_);
   out_ << text;
   out_.flush();
+  debug_log_.write("<<", text);
 }
 
 std::string UciLoop::problem_line(Problem problem, std::string_view message,
@@ -216,6 +217,7 @@ void UciLoop::report(Problem problem, std::string_view message, bool log, std::s
   std::lock_guard lock(out_mutex_);
   out_ << line;
   out_.flush();
+  debug_log_.write("<<", line);
   if (log) {
     err_ << line;
     err_.flush();
@@ -225,6 +227,7 @@ void UciLoop::report(Problem problem, std::string_view message, bool log, std::s
 void UciLoop::error(std::string_view message) { report(Problem::Refused, message, false); }
 
 bool UciLoop::handle_line(std::string_view line) {
+  debug_log_.write(">>", line);
   const std::vector<std::string_view> words = split_words(line);
   if (words.empty()) return true;
   const std::string_view command = words[0];
@@ -635,6 +638,14 @@ bool UciLoop::set_option(const std::string& name, const std::string& value) {
   const std::string before = spec->read(engine_.settings());
   try {
     engine::set_option(engine_, *spec, valid);
+    if (spec->name == "Debug Log File") {
+      try {
+        debug_log_.open(valid.text);
+      } catch (const std::exception&) {
+        engine::set_option(engine_, *spec, engine::validate(*spec, before));
+        throw;
+      }
+    }
     return true;
   } catch (const engine::NetworkLoadError& e) {
     // The engine plays on with the net it had, which the line names.

@@ -739,6 +739,33 @@ TEST(UciLoop, WdlOfARuleDrawIsExact) {
   EXPECT_EQ(out.substr(at, 17), " wdl 0 1000 0 nod") << out;
 }
 
+// Debug Log File, as Stockfish has it: every line in and out, time-stamped; a file that cannot
+// be written is one error line, and the log goes on where it was.
+TEST(UciLoop, DebugLogFileRecordsEveryLineInAndOut) {
+  const std::string path = ::testing::TempDir() + "avocet_debug.log";
+  std::filesystem::remove(path);
+  Session s;
+  s.send("setoption name Debug Log File value " + path);
+  s.send("isready");
+  s.send("setoption name Debug Log File value /nonexistent/dir/log");
+  s.send("xyzzy");
+  EXPECT_EQ(s.loop.option("Debug Log File"), path);
+  s.send("setoption name Debug Log File value");
+  s.send("isready");  // not logged: the log is closed
+  std::ifstream in(path);
+  std::vector<std::string> lines;
+  for (std::string line; std::getline(in, line);) lines.push_back(line.substr(line.find(' ') + 1));
+  EXPECT_EQ(lines, (std::vector<std::string>{
+                       ">> isready", "<< readyok",
+                       ">> setoption name Debug Log File value /nonexistent/dir/log",
+                       "<< info string error: setoption Debug Log File: cannot write "
+                       "'/nonexistent/dir/log': No such file or directory; keeping " +
+                           path,
+                       ">> xyzzy", "<< info string error: unknown command 'xyzzy'",
+                       ">> setoption name Debug Log File value"}));
+  std::filesystem::remove(path);
+}
+
 TEST(UciLoop, ArgmaxMode) {
   Session s;
   s.send("setoption name Mode value ARGMAX");

@@ -74,6 +74,7 @@ struct ProtocolOptions {
   bool analyse_mode = false;
   bool chess960 = false;            // castling text as king takes rook; Chess960 castling in FENs
   bool verbose_move_stats = false;  // after each search, a line per root move (lc0's option)
+  std::string debug_log_file;       // every line in and out, time-stamped (Stockfish's option)
 };
 
 // The tables under `path`, every one readable: throws std::invalid_argument naming the first

@@ -27,6 +27,7 @@
 
 #include "avocet/chess/game.h"
 #include "avocet/engine/engine.h"
+#include "avocet/uci/debug_log.h"
 
 namespace avocet::nn {
 class Network;
@@ -107,6 +108,7 @@ class UciLoop {
   std::ostream& out_;
   std::ostream& err_;
   std::mutex out_mutex_;
+  DebugLog debug_log_;  // the Debug Log File option
   engine::Engine engine_;
 };
 
