@@ -249,8 +249,8 @@ void Engine::go(const GoRequest& request, EngineCallbacks callbacks) {
   control_.nodes = 0;
   control_.tbhits = 0;
   control_.node_limit = request.nodes.value_or(UINT64_MAX);
-  if (options.limit_strength) {
-    const search::StrengthLevel level = strength_level(options.elo);
+  if (const std::optional<int> elo = options.limited_elo()) {
+    const search::StrengthLevel level = strength_level(*elo);
     if (!level.full_strength())
       control_.node_limit = std::min(control_.node_limit, draw_nodes(level.nodes, random_));
   }
@@ -379,7 +379,7 @@ IterationReport Engine::search_tree(const GoRequest& request, const TimeBudget& 
   // The strength levels below full strength are calibrated on PUCT's node counts, so they play
   // it whatever SearchMode says.
   const bool below_full_strength =
-      options.limit_strength && !strength_level(options.elo).full_strength();
+      options.limited_elo() && !strength_level(*options.limited_elo()).full_strength();
   if (options.params.mode == SearchMode::Puct || below_full_strength) {
     // One tree, one search thread; Threads 2 or more split each evaluation over two threads,
     // and the threads beyond two wait (gathering leaves with virtual loss is still to come).
@@ -463,11 +463,11 @@ void Engine::run_search(GoRequest request, TimeBudget budget, EngineCallbacks ca
       for (const TablebaseMove& t : best) request.searchmoves.push_back(t.move);
     }
     // A level of one node plays the net's first look, as argmax mode does.
-    const bool first_look = settings_.engine.limit_strength && control_.node_limit <= 1;
+    const bool first_look = settings_.engine.limited_elo() && control_.node_limit <= 1;
     if (settings_.engine.mode == Mode::Argmax || first_look) {
       result =
           argmax_report(searched_game_, *factory_(), request.searchmoves, control_.tbhits.load());
-      if (settings_.engine.limit_strength) play_at_level(result);
+      if (settings_.engine.limited_elo()) play_at_level(result);
       report(result);
     } else {
       result = search_tree(
@@ -487,7 +487,7 @@ void Engine::play_at_level(IterationReport& result) {
   if (result.lines.empty()) return;
   // The net's first look values every move alike (no move's value comes from a search), so a
   // draw among them weighs the moves fairly.
-  const double temperature = strength_level(settings_.engine.elo).temperature;
+  const double temperature = strength_level(*settings_.engine.limited_elo()).temperature;
   const size_t chosen = sample_line(result.lines, temperature, random_);
   std::rotate(result.lines.begin(), result.lines.begin() + long(chosen),
               result.lines.begin() + long(chosen) + 1);

@@ -261,6 +261,8 @@ std::vector<OptionSpec> make_specs() {
                    "play at the strength UCI_Elo names"),
       engine_spin("UCI_Elo", search::kMinElo, search::kMaxElo, &EngineOptions::elo,
                   "the strength, on Stockfish 15.1's UCI_Elo scale at 10+0.1"),
+      engine_spin("Skill Level", 0, 20, &EngineOptions::skill_level,
+                  "Stockfish's levels: below 20, the UCI_Elo level of Stockfish's Elo for it"),
       parameter_spin("PolicyTemperature", 1000, &SearchParameters::policy_temperature, 1000,
                      "softmax temperature over Q, x1000"),
       parameter_spin("ThresholdStart", 1000, &SearchParameters::initial_threshold, 1000,

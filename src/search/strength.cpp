@@ -69,4 +69,9 @@ size_t sample_line(std::span<const RootLine> lines, double temperature, std::mt1
   return std::discrete_distribution<size_t>(weights.begin(), weights.end())(random);
 }
 
+int skill_level_elo(int skill) {
+  if (skill >= 20) return kMaxElo;
+  return int(std::lround(1346.6 + 143.4 * std::pow(std::max(0, skill), 0.806)));
+}
+
 }  // namespace avocet::search

@@ -85,11 +85,13 @@ TEST(Strength, SampleFollowsTheSoftmaxOfTheValues) {
 }
 
 // The moves and nodes of `searches` searches of the position after 1. e4 at `elo`.
-std::pair<std::set<std::string>, uint64_t> play_at(int elo, bool limit, int searches) {
+std::pair<std::set<std::string>, uint64_t> play_at(int elo, bool limit, int searches,
+                                                   int skill_level = 20) {
   engine::Engine engine([] { return std::make_unique<nn::MaterialEvaluator>(); }, "material");
   engine::Settings settings;
   settings.engine.limit_strength = limit;
   settings.engine.elo = elo;
+  settings.engine.skill_level = skill_level;
   engine.configure(settings);
   std::set<std::string> moves;
   uint64_t most_nodes = 0;
@@ -132,6 +134,22 @@ TEST(Strength, LimitedEngineSearchesItsNodesAndVariesItsMoves) {
     EXPECT_EQ(full_moves.size(), 1u) << elo;
     EXPECT_GT(full_nodes, uint64_t(strength_level(kMaxElo - 1).nodes)) << elo;
   }
+}
+
+// Stockfish's Skill Level, on the same table: the level of the Elo Stockfish 15.1 gives it.
+TEST(Strength, SkillLevelPlaysTheLevelOfItsStockfishElo) {
+  EXPECT_EQ(skill_level_elo(0), 1347);
+  EXPECT_EQ(skill_level_elo(4), 1785);  // Stockfish's depth-5 stair: 1800 and 1850 play as 4
+  EXPECT_EQ(skill_level_elo(5), 1871);
+  EXPECT_EQ(skill_level_elo(20), kMaxElo);
+  EXPECT_FALSE(strength_level(skill_level_elo(0)).full_strength());
+  EXPECT_TRUE(strength_level(skill_level_elo(5)).full_strength());
+  // Skill Level 0 without UCI_LimitStrength searches as UCI_Elo 1347 does; UCI_LimitStrength,
+  // when on, decides (as in Stockfish).
+  const uint64_t at_1347 = play_at(1347, true, 1).second;
+  EXPECT_EQ(play_at(kMinElo, false, 1, 0).second, at_1347);
+  EXPECT_EQ(play_at(kMinElo, true, 1, 0).second, 1u);
+  EXPECT_LT(at_1347, 2000u);
 }
 
 }  // namespace

@@ -57,6 +57,14 @@ struct EngineOptions {
   // The default Elo is the lowest, as Stockfish's is.
   bool limit_strength = false;
   int elo = search::kMinElo;
+  // Stockfish's Skill Level (0-20): below 20, without UCI_LimitStrength, the level of its Elo.
+  int skill_level = 20;
+  // The Elo the engine plays at, if it is held below full strength.
+  std::optional<int> limited_elo() const {
+    if (limit_strength) return elo;
+    if (skill_level < 20) return search::skill_level_elo(skill_level);
+    return std::nullopt;
+  }
 };
 
 // String options need a non-empty default in UCI GUIs: these words stand for "none".

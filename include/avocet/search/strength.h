@@ -33,6 +33,12 @@ struct StrengthLevel {
 inline constexpr int kMinElo = 1000;
 inline constexpr int kMaxElo = 1870;
 
+// Stockfish's `Skill Level` S (0-20, 20 full strength) as an Elo of its UCI_Elo scale:
+// Stockfish 15.1 maps UCI_Elo onto skill levels by L = ((Elo - 1346.6) / 143.4)^(1/0.806), so a
+// level S plays as 1346.6 + 143.4 S^0.806 (0: 1347, 4: 1785, 5: 1871); a GUI or lichess-bot
+// that sets Skill Level gets the UCI_Elo level of that Elo. 20 is kMaxElo.
+int skill_level_elo(int skill);
+
 // The level that plays at `elo` (clamped to [kMinElo, kMaxElo]): interpolated between the
 // calibrated anchors, nodes geometrically and temperature linearly.
 StrengthLevel strength_level(int elo);
