@@ -167,5 +167,52 @@ class LandTest(unittest.TestCase):
         self.assertEqual(self.git("status", "--porcelain"), "")
 
 
+class PrepareTest(unittest.TestCase):
+    """prepare.py --labels: the landed games staged as shards, games held out by their CRC and
+    never on both sides, each position once."""
+
+    def test_landed_labels_are_staged_by_game(self):
+        if not AVOCET:
+            self.skipTest("no avocet binary given")
+        sys.path.insert(0, os.path.join(ROOT, "tools", "data"))
+        import land
+        import prepare
+        with tempfile.TemporaryDirectory() as folder:
+            data = os.path.join(folder, "data", "noob-d11-pv")
+            os.makedirs(data)
+            header, _ = read_all(FIXTURE)
+            with open(os.path.join(data, "recipe.json"), "w") as out:
+                json.dump({"recipe": header["recipe"], "files": {}}, out)
+            shutil.copy(FIXTURE, os.path.join(data, "sf-seed9-worker0.games"))
+            labels_dir = os.path.join(folder, "labels")
+            land.land(os.path.join(folder, "data"), labels_dir)
+            out = os.path.join(folder, "staged")
+            manifest, counts = prepare.stage_labels(os.path.join(labels_dir, "manifest.json"),
+                                                    out, 50)
+            c = counts["noob-d11-pv"]
+            self.assertEqual(c["train"] + c["held-out"] + c["repeats"], 380)
+            self.assertGreater(c["train"], 0)
+            self.assertGreater(c["held-out"], 0)
+            train = os.path.join(out, "tsv", "train", "noob-d11-pv.tsv")
+            held = os.path.join(out, "tsv", "held-out", "noob-d11-pv-games.tsv")
+            with open(train) as a, open(held) as b:
+                train_keys = {labels.position_key(line) for line in a}
+                held_keys = {labels.position_key(line) for line in b}
+            self.assertEqual(train_keys & held_keys, set())
+            self.assertEqual(len(train_keys), c["train"])
+            # The whole command, shards included, through the built binary.
+            result = subprocess.run(
+                [sys.executable, os.path.join(ROOT, "tools", "data", "prepare.py"), "--labels",
+                 os.path.join(labels_dir, "manifest.json"), "-o", out, "--avocet", AVOCET,
+                 "--held-out-percent", "50"],
+                capture_output=True, text=True)
+            self.assertEqual(result.returncode, 0, result.stderr)
+            self.assertIn(f"manifest {manifest['hash']} staged", result.stdout)
+            self.assertTrue(os.listdir(os.path.join(out, "train")))
+            self.assertTrue(os.listdir(os.path.join(out, "held-out")))
+
+
+AVOCET = sys.argv.pop(1) if len(sys.argv) > 1 else None
+
 if __name__ == "__main__":
     unittest.main()

@@ -124,7 +124,11 @@ def stage_labels(manifest_path, out, held_out_percent):
             for line in labels.annotation_lines(game):
                 key = labels.position_key(line)
                 if is_held_out:
-                    held_out.setdefault(name, {}).setdefault(key, line)
+                    side = held_out.setdefault(name, {})
+                    if key in side:
+                        count["repeats"] += 1
+                    else:
+                        side[key] = line
                 elif key in train_keys:
                     count["repeats"] += 1
                 else:
