@@ -37,7 +37,7 @@ class DocsTest(unittest.TestCase):
             "README.md:102: the link 'missing.md' leads nowhere",
             "src/x/README.md: 251 lines, over a README's 250",
             "src/y/README.md:1: 401 characters, over 400",
-            "weights/results/2026-01-01-log.md: no document links to this results log",
+            "weights/results/2026-01-01-log.md: not listed in weights/README.md",
         ])
 
 

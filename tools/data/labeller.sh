@@ -11,7 +11,8 @@
 # so that rebuilding the repository does not disturb it. AVOCET_BOOKS names the books
 # folder (default: ../shared/data/books beside the repository); LABEL_PLAN another plan;
 # AVOCET_STOCKFISH another Stockfish 15.1 (tools/data/build_stockfish.sh builds one for this
-# CPU that gives the same labels faster; default /usr/games/stockfish).
+# CPU that gives the same labels faster; default /usr/games/stockfish); LABEL_WORKERS the
+# Stockfish processes (default 1: one core; 2 when no training needs the other).
 set -euo pipefail
 repo="$(cd "$(dirname "$0")/../.." && pwd)"
 root="${1:?usage: tools/data/labeller.sh DATA_ROOT}"
@@ -39,7 +40,7 @@ while read -r name hours options; do
   # labeller must not stop, and datagen resumes from the last whole record.
   # shellcheck disable=SC2086 # the options are words
   until nice -n 19 "$avocet" datagen -o "$root/$name" --seconds "$seconds" \
-    --stockfish "${AVOCET_STOCKFISH:-/usr/games/stockfish}" \
+    --stockfish "${AVOCET_STOCKFISH:-/usr/games/stockfish}" --threads "${LABEL_WORKERS:-1}" \
     --positions 1000000000 --seed "$seed" ${options//\{books\}/$books}; do
     echo "$(date -u +%FT%TZ) $name: datagen failed; again in 60 s"
     sleep 60

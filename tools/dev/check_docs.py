@@ -2,7 +2,7 @@
 """Checks the bounds the documents keep, so that they cannot grow back: the front page at most
 100 lines, every other README at most 250, no markdown line over 400 characters, every relative
 link resolving to a file or folder of the repository, and every results log in
-weights/results/ linked from some document.
+weights/results/ listed in its index, the results table of weights/README.md.
 
 Prints one line per breach and exits 1 if there is any. Standard library only. Example:
     tools/dev/check_docs.py            # from anywhere in the repository
@@ -31,7 +31,6 @@ def markdown_files(root):
 def breaches(root=ROOT):
     """Every breach, as a line naming the file."""
     found = []
-    linked = set()
     for path in markdown_files(root):
         relative = os.path.relpath(path, root)
         with open(path, encoding="utf-8") as file:
@@ -56,15 +55,19 @@ def breaches(root=ROOT):
                     continue
                 file_part = target.split("#", 1)[0]
                 resolved = os.path.normpath(os.path.join(os.path.dirname(path), file_part))
-                linked.add(resolved)
                 if not os.path.exists(resolved):
                     found.append(f"{relative}:{number}: the link '{target}' leads nowhere")
     results = os.path.join(root, "weights", "results")
+    index = os.path.join(root, "weights", "README.md")
+    listed = set()
+    if os.path.exists(index):
+        with open(index, encoding="utf-8") as file:
+            listed = {os.path.basename(t.split("#", 1)[0]) for t in LINK.findall(file.read())
+                      if t.startswith("results/")}
     if os.path.isdir(results):
         for name in sorted(os.listdir(results)):
-            path = os.path.join(results, name)
-            if name.endswith(".md") and path not in linked:
-                found.append(f"weights/results/{name}: no document links to this results log")
+            if name.endswith(".md") and name not in listed:
+                found.append(f"weights/results/{name}: not listed in weights/README.md")
     return found
 
 
