@@ -52,40 +52,38 @@ class ReaderTest(unittest.TestCase):
         board.play("a7a8n")
         self.assertEqual(board.fen(), "N7/8/8/8/8/8/7k/K7 b - - 0 9")
 
+    def damaged_copy_fails_at_game_4(self, data, name, why):
+        """Writes `data` as `name` and reads it: the error names game 4 and `why`, and the
+        three games before it were yielded. Returns the file's path (in a folder kept open)."""
+        folder = tempfile.TemporaryDirectory()
+        self.addCleanup(folder.cleanup)
+        path = os.path.join(folder.name, name)
+        with open(path, "wb") as out:
+            out.write(data)
+        _, games = labels.games_of_file(path)
+        kept = []
+        with self.assertRaisesRegex(labels.LabelError, rf"{name}: game 4 .*{why}"):
+            for game in games:
+                kept.append(game)
+        self.assertEqual(len(kept), 3)
+        return path
+
     def test_a_cut_short_file_names_the_game_and_keeps_the_ones_before(self):
         with open(FIXTURE, "rb") as file:
             data = file.read()
-        with tempfile.TemporaryDirectory() as folder:
-            path = os.path.join(folder, "cut.games")
-            with open(path, "wb") as out:
-                out.write(data[:-7])
-            header, games = labels.games_of_file(path)
-            kept = []
-            with self.assertRaisesRegex(labels.LabelError, r"cut\.games: game 4 .*cut short"):
-                for game in games:
-                    kept.append(game)
-            self.assertEqual(len(kept), 3)
-            # The labeller's file being written: its last game waits, quietly.
-            self.assertEqual(len(read_all(path, allow_cut_short=True)[1]), 3)
+        path = self.damaged_copy_fails_at_game_4(data[:-7], "cut.games", "cut short")
+        # The labeller's file being written: its last game waits, quietly.
+        self.assertEqual(len(read_all(path, allow_cut_short=True)[1]), 3)
 
     def test_a_damaged_byte_names_its_game(self):
         with open(FIXTURE, "rb") as file:
             data = bytearray(file.read())
         data[-30] ^= 0x10  # inside the last game
-        with tempfile.TemporaryDirectory() as folder:
-            path = os.path.join(folder, "bad.games")
-            with open(path, "wb") as out:
-                out.write(data)
-            header, games = labels.games_of_file(path)
-            kept = []
-            with self.assertRaisesRegex(labels.LabelError, r"bad\.games: game 4 .*checksum"):
-                for game in games:
-                    kept.append(game)
-            self.assertEqual(len(kept), 3)
-            with open(path, "wb") as out:
-                out.write(b"FEN\tmoves\n")
-            with self.assertRaisesRegex(labels.LabelError, "not a labelled-games file"):
-                labels.games_of_file(path)
+        path = self.damaged_copy_fails_at_game_4(bytes(data), "bad.games", "checksum")
+        with open(path, "wb") as out:
+            out.write(b"FEN\tmoves\n")
+        with self.assertRaisesRegex(labels.LabelError, "not a labelled-games file"):
+            labels.games_of_file(path)
 
 
 class LandTest(unittest.TestCase):

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include <array>
 #include <chrono>
 #include <sstream>
 #include <thread>
@@ -707,36 +708,34 @@ TEST(UciLoop, MultiPvAndWdl) {
   EXPECT_NE(out.find(" wdl "), std::string::npos) << out;
 }
 
-TEST(UciLoop, WdlOfAnEvenEndingIsMostlyDrawn) {
-  // Blocked pawns, kings only: the material evaluator says 0.5, and the WDL model of the
-  // root's material (2) turns that into mostly draws, not W = s^2 = 250 per mille.
+// The W, D and L of the last info line of a search of `fen` with UCI_ShowWDL.
+std::array<int, 3> last_wdl(const std::string& fen, const std::string& go) {
   Session s;
   s.send("setoption name UCI_ShowWDL value true");
-  s.send("position fen 8/4k3/8/3p4/3P4/8/4K3/8 w - - 0 1");
-  s.send("go depth 2");
+  s.send("position fen " + fen);
+  s.send(go);
   s.loop.wait_for_search();
   const std::string out = s.text();
   const size_t at = out.rfind(" wdl ");
-  ASSERT_NE(at, std::string::npos) << out;
-  std::istringstream wdl(out.substr(at + 5));
-  int win = -1, draw = -1, loss = -1;
-  wdl >> win >> draw >> loss;
-  EXPECT_EQ(win + draw + loss, 1000) << out;
-  EXPECT_GT(draw, 500) << out;
+  std::array<int, 3> wdl{-1, -1, -1};
+  if (at == std::string::npos) return wdl;
+  std::istringstream(out.substr(at + 5)) >> wdl[0] >> wdl[1] >> wdl[2];
+  return wdl;
+}
+
+TEST(UciLoop, WdlOfAnEvenEndingIsMostlyDrawn) {
+  // Blocked pawns, kings only: the material evaluator says 0.5, and the WDL model of the
+  // root's material (2) turns that into mostly draws, not W = s^2 = 250 per mille.
+  const auto [win, draw, loss] = last_wdl("8/4k3/8/3p4/3P4/8/4K3/8 w - - 0 1", "go depth 2");
+  EXPECT_EQ(win + draw + loss, 1000);
+  EXPECT_GT(draw, 500);
 }
 
 // N9: a draw the rules prove is exact, not the WDL model's split of 0.5 (2b8a4ef: 13 974 13
 // for king against king).
 TEST(UciLoop, WdlOfARuleDrawIsExact) {
-  Session s;
-  s.send("setoption name UCI_ShowWDL value true");
-  s.send("position fen 8/4k3/8/8/8/8/4K3/8 w - - 0 1");
-  s.send("go nodes 200");
-  s.loop.wait_for_search();
-  const std::string out = s.text();
-  const size_t at = out.rfind(" wdl ");
-  ASSERT_NE(at, std::string::npos) << out;
-  EXPECT_EQ(out.substr(at, 17), " wdl 0 1000 0 nod") << out;
+  EXPECT_EQ(last_wdl("8/4k3/8/8/8/8/4K3/8 w - - 0 1", "go nodes 200"),
+            (std::array<int, 3>{0, 1000, 0}));
 }
 
 // Debug Log File, as Stockfish has it: every line in and out, time-stamped; a file that cannot
