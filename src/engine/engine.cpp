@@ -1,7 +1,6 @@
 #include "avocet/engine/engine.h"
 
 #include <fmt/format.h>
-#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <cassert>
@@ -40,10 +39,20 @@ using search::TablebaseMove;
 using search::TablebaseSettings;
 using search::TimeBudget;
 
+namespace {
+
+// The problems a scan of the tables found, in one line.
+std::string joined(const std::vector<std::string>& problems) {
+  std::string line;
+  for (const std::string& p : problems) line += (line.empty() ? "" : "; ") + p;
+  return line;
+}
+
+}  // namespace
+
 std::shared_ptr<const syzygy::Tablebases> open_readable_tablebases(const std::string& path) {
   auto tables = std::make_shared<const syzygy::Tablebases>(path);
-  if (!tables->errors().empty())
-    throw std::invalid_argument(fmt::format("{}", fmt::join(tables->errors(), "; ")));
+  if (!tables->errors().empty()) throw std::invalid_argument(joined(tables->errors()));
   if (tables->table_count() == 0)
     throw std::invalid_argument(fmt::format("no Syzygy tables in '{}'", path));
   return tables;
@@ -124,9 +133,8 @@ void Engine::open_tablebases(const std::string& path) {
   // A folder with no tables is refused, as on the command line, in one line (the scan's
   // problems, missing folders say, else the count): the tables in use are kept.
   if (tables->table_count() == 0)
-    throw std::invalid_argument(tables->errors().empty()
-                                    ? fmt::format("found 0 tables in {}", path)
-                                    : fmt::format("{}", fmt::join(tables->errors(), "; ")));
+    throw std::invalid_argument(tables->errors().empty() ? fmt::format("found 0 tables in {}", path)
+                                                         : joined(tables->errors()));
   if (on_error_)
     for (const std::string& message : tables->errors()) on_error_(message);
   tables_report_ = fmt::format("found {} tables ({} WDL, {} DTZ) in {}", tables->table_count(),

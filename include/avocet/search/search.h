@@ -149,10 +149,10 @@ struct RootLine {
   float value = 0;  // for the side to move at the root
   std::vector<Move> pv;
   std::optional<int> tablebase_wdl;  // the root's tablebase result for this move (-2 .. 2)
-  bool proven = false;  // `value` is the rules' (the MCTS solver's proof), not an estimate
   // What the network said before the search (VerboseMoveStats): its value of the move for
   // the side to move, and the move's probability pi(a|s) at the root.
   float net_value = 0, prior = 0;
+  bool proven = false;  // `value` is the rules' (the MCTS solver's proof), not an estimate
 };
 
 // What an iteration found. `iterations` counts the completed theta iterations (0: none yet;
