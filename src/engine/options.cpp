@@ -137,15 +137,14 @@ OptionSpec file_string(std::string_view name, std::string Settings::*field, std:
           .check = check};
 }
 
-// A text the UCI loop reads (ProtocolOptions); empty is empty.
-OptionSpec protocol_string(std::string_view name, std::string ProtocolOptions::*field,
-                           std::string_view help) {
+// A file the UCI loop opens itself; empty is none.
+OptionSpec loop_file(std::string_view name, std::string Settings::*field, std::string_view help) {
   return {.name = name,
           .type = T::String,
           .help = help,
           .apply = configure,
-          .read = [field](const Settings& s) { return s.protocol.*field; },
-          .write = [field](Settings& s, const OptionValue& v) { s.protocol.*field = v.text; }};
+          .read = [field](const Settings& s) { return s.*field; },
+          .write = [field](Settings& s, const OptionValue& v) { s.*field = v.text; }};
 }
 
 // A button: no value to read or write, only its effect.
@@ -241,8 +240,8 @@ std::vector<OptionSpec> make_specs() {
       protocol_check(
           "VerboseMoveStats", &ProtocolOptions::verbose_move_stats,
           "after each search, an info string per root move: net value, pi, searched score"),
-      protocol_string("Debug Log File", &ProtocolOptions::debug_log_file,
-                      "append every line in and out, time-stamped, to this file (empty: none)"),
+      loop_file("Debug Log File", &Settings::debug_log_file,
+                "append every line in and out, time-stamped, to this file (empty: none)"),
       protocol_check("UCI_AnalyseMode", &ProtocolOptions::analyse_mode,
                      "accepted; analysis and play search alike"),
       protocol_check("UCI_Chess960", &ProtocolOptions::chess960,

@@ -82,7 +82,6 @@ struct ProtocolOptions {
   bool analyse_mode = false;
   bool chess960 = false;            // castling text as king takes rook; Chess960 castling in FENs
   bool verbose_move_stats = false;  // after each search, a line per root move (lc0's option)
-  std::string debug_log_file;       // every line in and out, time-stamped (Stockfish's option)
 };
 
 // The tables under `path`, every one readable: throws std::invalid_argument naming the first
@@ -98,6 +97,9 @@ struct Settings {
   std::string eval_file{kEmbeddedNet};
   nn::Precision precision = nn::Precision::Auto;  // the net's arithmetic (nn/precision.h)
   std::string syzygy_path{kNoTablebases};
+  // Debug Log File: every line the loop reads and writes, time-stamped (Stockfish's option);
+  // the loop opens it (uci/debug_log.h). Empty: none.
+  std::string debug_log_file{};
 };
 
 // An EvalFile or Precision that could not be loaded. The engine plays on with the net it had
