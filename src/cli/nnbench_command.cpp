@@ -65,9 +65,10 @@ struct Rate {
 };
 
 // Evaluates samples round-robin on `threads` threads (one evaluator each, each evaluation on
-// `split` threads: nn/helper_thread.h) for `seconds`.
+// `split` threads: nn/helper_thread.h), `batch` positions a call (Evaluator::evaluate_batch;
+// 1: evaluate), for `seconds`.
 Rate measure(const std::shared_ptr<const nn::Network>& net, const std::vector<Sample>& samples,
-             int threads, int split, double seconds) {
+             int threads, int split, double seconds, int batch = 1) {
   std::atomic<long> positions{0};
   std::atomic<double> flops{0};
   std::vector<std::thread> workers;
@@ -76,15 +77,24 @@ Rate measure(const std::shared_ptr<const nn::Network>& net, const std::vector<Sa
     workers.emplace_back([&, t] {
       const auto evaluator = nn::make_evaluator(net);
       evaluator->set_threads(split);
-      std::vector<float> win(MoveList::kCapacity);
+      std::vector<float> win(MoveList::kCapacity * size_t(batch));
+      std::vector<nn::BatchItem> items(static_cast<size_t>(batch));
       long done = 0;
       double work = 0;
-      for (size_t i = size_t(t);
-           done < 3 || Clock::now() - start < std::chrono::duration<double>(seconds); ++i) {
-        const Sample& s = samples[i % samples.size()];
-        evaluator->evaluate(s.pos, {s.moves.begin(), s.moves.size()}, {win.data(), s.moves.size()});
-        work += net->flops(int(s.moves.size()));
-        ++done;
+      for (size_t i = size_t(t) * size_t(batch);
+           done < 3 * batch || Clock::now() - start < std::chrono::duration<double>(seconds);) {
+        for (size_t b = 0; b < size_t(batch); ++b, ++i) {
+          const Sample& s = samples[i % samples.size()];
+          items[b] = {&s.pos,
+                      {s.moves.begin(), s.moves.size()},
+                      {win.data() + b * MoveList::kCapacity, s.moves.size()}};
+          work += net->flops(int(s.moves.size()));
+        }
+        if (batch == 1)
+          evaluator->evaluate(*items[0].position, items[0].moves, items[0].win_probability);
+        else
+          evaluator->evaluate_batch(items);
+        done += batch;
       }
       positions += done;
       double expected = flops.load();
@@ -115,11 +125,12 @@ double feature_ms(const std::vector<Sample>& samples, double seconds) {
   return 1000.0 * elapsed / double(done) + 0.0 * sink;
 }
 
-// GFLOP/s of the trunk's matrix products alone for its shapes on one sequence, in the net's
-// precision, with `threads` threads each running its own products.
-double gemm_gflops(const nn::Network& net, int threads, double seconds) {
+// GFLOP/s of the trunk's matrix products alone for its shapes on `sequences` sequences (their
+// rows in one product), in the net's precision, with `threads` threads each running its own
+// products.
+double gemm_gflops(const nn::Network& net, int threads, double seconds, int sequences = 1) {
   const nn::TrunkWeights& w = net.trunk();
-  const int t = w.sequence_length, d = w.d_model, f = w.ffn_dim;
+  const int t = w.sequence_length * sequences, d = w.d_model, f = w.ffn_dim;
   const double flops_per_pass = double(w.blocks.size()) * (2.0 * t * d * 3 * d + 2.0 * t * d * d +
                                                            2.0 * t * d * 2 * f + 2.0 * t * f * d);
   std::atomic<long> passes{0};
@@ -365,6 +376,41 @@ Measurements print_table(const std::vector<Maker>& makers,
   return m;
 }
 
+// Positions a second by batch size (Evaluator::evaluate_batch) for each net and precision, on
+// one thread: the GFLOP/s, the trunk's matrix products alone on that batch's rows in that
+// precision (GEMM GF/s, measured here), and the share of the peak, taken as the best GEMM rate
+// over the batch sizes: what the kernels reach on products of some width. The net runs its
+// head and attention besides, so its share stays below 100%.
+void print_batch_table(const std::vector<Maker>& makers,
+                       const std::vector<nn::Precision>& precisions,
+                       const std::vector<long long>& batches, const std::vector<Sample>& samples,
+                       double seconds, const Streams& io) {
+  if (batches.empty()) return;
+  fmt::print(io.out, "{:<31} {:>9} {:>6} {:>10} {:>9} {:>10} {:>6} {:>9}\n", "network", "precision",
+             "batch", "pos/s", "GFLOP/s", "GEMM GF/s", "share", "x batch 1");
+  for (const Maker& make : makers)
+    for (const nn::Precision precision : precisions) {
+      const std::shared_ptr<const nn::Network> net = make(precision);
+      std::vector<double> gemm;
+      for (const long long batch : batches)
+        gemm.push_back(gemm_gflops(*net, 1, seconds, int(batch)));
+      const double peak = *std::max_element(gemm.begin(), gemm.end());
+      std::optional<double> single;
+      for (size_t i = 0; i < batches.size(); ++i) {
+        const Rate r = measure(net, samples, 1, 1, seconds, int(batches[i]));
+        if (!single) single = r.positions_per_second;
+        fmt::print(io.out, "{:<31} {:>9} {:>6} {:>10.1f} {:>9.1f} {:>10.1f} {:>5.0f}% {:>8.2f}x\n",
+                   net->config().name, precision_label(*net), batches[i], r.positions_per_second,
+                   r.gflops, gemm[i], 100.0 * r.gflops / peak, r.positions_per_second / *single);
+        io.out.flush();
+      }
+    }
+  fmt::print(io.out,
+             "batch table: one thread; GEMM GF/s = the trunk's matrix products alone on the "
+             "batch's rows; share = GFLOP/s / the best GEMM GF/s of the net and precision; "
+             "x batch 1 against the first batch size\n");
+}
+
 // The ratio of every two precisions measured (bf16 / fp32, int8 / fp32, int8 / bf16) per net
 // and thread count.
 void print_precision_ratios(const Measurements& m, const Streams& io) {
@@ -443,6 +489,9 @@ int nnbench_command(const Args& args, const Streams& io) {
   add("int8-kernel",
       "the int8 kernel: vnni (AVX-512 VNNI) or avx2; default: the fastest this CPU runs",
       cxxopts::value<std::string>(), "K");
+  add("batches",
+      "batch sizes for the batch table (positions per evaluation, one thread); 0: no table",
+      cxxopts::value<std::vector<long long>>()->default_value("1,2,4,8,16,32"), "B,...");
   add("positions", "print the benchmark positions' FENs and exit");
   add("h,help", "print this help");
   const auto parsed = parse_args(options, args);
@@ -458,6 +507,9 @@ int nnbench_command(const Args& args, const Streams& io) {
   check_range("split", split, 1, 2);
   const std::vector<long long> splits =
       split == 1 ? std::vector<long long>{} : std::vector<long long>{split};
+  std::vector<long long> batches = parsed["batches"].as<std::vector<long long>>();
+  if (batches == std::vector<long long>{0}) batches.clear();
+  for (const long long batch : batches) check_range("batches", batch, 1, 256);
   select_int8_kernel_option(parsed);
   const std::vector<nn::Precision> precisions = precisions_option(parsed);
   const std::vector<Maker> makers = network_makers(parsed);
@@ -472,6 +524,7 @@ int nnbench_command(const Args& args, const Streams& io) {
              "GEMM GF/s: the trunk's matrix products alone, for the same shapes, precision and "
              "thread count, measured in this run (fp32: Eigen's own product); eff = GFLOP/s / "
              "GEMM GF/s\n");
+  print_batch_table(makers, precisions, batches, samples, seconds, io);
   return 0;
 }
 

@@ -39,21 +39,34 @@ float expected_win_probability(std::span<const float> log_probabilities) {
 
 void NetworkEvaluator::evaluate(const Position& pos, std::span<const Move> moves,
                                 std::span<float> win_probability) {
-  check_sizes(moves.size(), win_probability.size(), 1);
-  if (moves.empty()) return;
-  compute_logits(pos, moves);
-  auto logits = logits_.topRows(Eigen::Index(moves.size()));
+  const BatchItem item{&pos, moves, win_probability};
+  evaluate_batch({&item, 1});
+}
+
+void NetworkEvaluator::evaluate_batch(std::span<const BatchItem> items) {
+  size_t total = 0;
+  for (const BatchItem& item : items) {
+    check_sizes(item.moves.size(), item.win_probability.size(), 1);
+    total += item.moves.size();
+  }
+  if (total == 0) return;
+  compute_logits(items);
+  auto logits = logits_.topRows(Eigen::Index(total));
   log_softmax_rows(logits);
-  for (size_t i = 0; i < moves.size(); ++i)
-    win_probability[i] =
-        expected_win_probability({logits.row(Eigen::Index(i)).data(), size_t(logits.cols())});
+  Eigen::Index row = 0;
+  for (const BatchItem& item : items)
+    for (float& value : item.win_probability) {
+      value = expected_win_probability({logits.row(row).data(), size_t(logits.cols())});
+      ++row;
+    }
 }
 
 void NetworkEvaluator::evaluate_bins(const Position& pos, std::span<const Move> moves,
                                      std::span<float> log_probabilities) {
   check_sizes(moves.size(), log_probabilities.size(), size_t(bins()));
   if (moves.empty()) return;
-  compute_logits(pos, moves);
+  const BatchItem item{&pos, moves, {}};
+  compute_logits({&item, 1});
   auto logits = logits_.topRows(Eigen::Index(moves.size()));
   log_softmax_rows(logits);
   Eigen::Map<Matrix>(log_probabilities.data(), logits.rows(), logits.cols()) = logits;

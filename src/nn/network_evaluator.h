@@ -20,6 +20,7 @@ class NetworkEvaluator : public Evaluator {
 
   void evaluate(const Position& pos, std::span<const Move> moves,
                 std::span<float> win_probability) final;
+  void evaluate_batch(std::span<const BatchItem> items) final;
   void evaluate_bins(const Position& pos, std::span<const Move> moves,
                      std::span<float> log_probabilities) final;
   void set_threads(int threads) final;
@@ -27,8 +28,8 @@ class NetworkEvaluator : public Evaluator {
   std::string description() const final { return network_->description(); }
 
  protected:
-  // Fills logits_ (moves x bins) for the moves.
-  virtual void compute_logits(const Position& pos, std::span<const Move> moves) = 0;
+  // Fills logits_ (moves x bins) for the items' moves, the first item's first, in one pass.
+  virtual void compute_logits(std::span<const BatchItem> items) = 0;
 
   std::shared_ptr<const Network> network_;
   TrunkWorkspace workspace_;

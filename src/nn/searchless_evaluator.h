@@ -13,7 +13,7 @@ class SearchlessEvaluator final : public NetworkEvaluator {
   using NetworkEvaluator::NetworkEvaluator;
 
  private:
-  void compute_logits(const Position& pos, std::span<const Move> moves) override;
+  void compute_logits(std::span<const BatchItem> items) override;
   Matrix last_;
   std::vector<int> tokens_;
 };
