@@ -71,15 +71,35 @@ Engine::~Engine() {
 
 // ---- options ---------------------------------------------------------------------------
 
+bool plays_puct(const EngineOptions& options) {
+  // The strength levels below full strength are calibrated on PUCT's node counts, so they play
+  // it whatever SearchMode says.
+  const bool below_full_strength =
+      options.limited_elo() && !search::strength_level(*options.limited_elo()).full_strength();
+  return options.params.mode == SearchMode::Puct || below_full_strength;
+}
+
+HashSplit split_hash(const EngineOptions& options) {
+  const size_t hash = size_t(std::max(1, options.hash_mb));
+  if (!plays_puct(options)) return {hash, 0};
+  // PUCT keeps every value it uses in its tree; the table only saves the network passes of
+  // transpositions (and of nodes the tree had no room for), so an eighth of Hash is enough.
+  const size_t table = std::max<size_t>(1, hash / 8);
+  return {table, (hash - std::min(hash - 1, table)) << 20};
+}
+
 void Engine::configure(const Settings& next) {
   wait();
   // A new Hash is allocated here, so that a failure reaches the option that asked for it;
   // other values leave an unsized table to prepare() or the first go.
-  if (next.engine.hash_mb != settings_.engine.hash_mb) {
-    table_.resize(size_t(next.engine.hash_mb));
+  // A new search mode re-splits a table already sized (HashSplit).
+  const HashSplit split = split_hash(next.engine);
+  if (next.engine.hash_mb != settings_.engine.hash_mb ||
+      (table_.megabytes() != 0 && table_.megabytes() != split.table_mb)) {
+    table_.resize(split.table_mb);
     puct_tree_.clear();  // a tree grown under the old Hash is released, not kept over it
   }
-  puct_tree_.set_capacity(size_t(next.engine.hash_mb) << 20);
+  puct_tree_.set_capacity(split.tree_bytes);
   // The values with a resource behind them change only through their own calls.
   Settings kept = next;
   kept.eval_file = settings_.eval_file;
@@ -195,9 +215,10 @@ EngineReports Engine::take_reports(bool name_net) {
 void Engine::prepare() {
   if (searching()) return;  // isready during a search: the search has what it needs
   ensure_network();
-  if (table_.megabytes() != size_t(settings_.engine.hash_mb)) {
+  const size_t table_mb = split_hash(settings_.engine).table_mb;
+  if (table_.megabytes() != table_mb) {
     try {
-      table_.resize(size_t(settings_.engine.hash_mb));
+      table_.resize(table_mb);
     } catch (const std::runtime_error&) {
       // go plays on with the minimal table: every go must end in a bestmove.
     }
@@ -251,8 +272,11 @@ void Engine::go(const GoRequest& request, EngineCallbacks callbacks) {
   searched_game_ = game_;
   start_ = std::chrono::steady_clock::now();
   const EngineOptions& options = settings_.engine;
-  const TimeBudget budget = allocate_time(request.clock, searched_game_.position().side_to_move(),
-                                          options.move_overhead_ms);
+  // PUCT can stop after any playout and the other search only between iterations, so each
+  // spends its clock in its own way (time_manager.h).
+  const TimeBudget budget = allocate_time(
+      request.clock, searched_game_.position().side_to_move(), options.move_overhead_ms,
+      plays_puct(options) ? search::kPuctTime : search::kIterativeTime);
   control_.stop = false;
   control_.nodes = 0;
   control_.tbhits = 0;
@@ -384,11 +408,7 @@ IterationReport Engine::search_tree(const GoRequest& request, const TimeBudget& 
   // thread leaving the children another is expanding to the end (control_.split_work), so
   // that they split a node's moves instead of evaluating the same positions. Search thread i
   // evaluates on two threads when i < plan.split_evaluations (see ThreadPlan).
-  // The strength levels below full strength are calibrated on PUCT's node counts, so they play
-  // it whatever SearchMode says.
-  const bool below_full_strength =
-      options.limited_elo() && !strength_level(*options.limited_elo()).full_strength();
-  if (options.params.mode == SearchMode::Puct || below_full_strength) {
+  if (plays_puct(options)) {
     // One tree, one search thread; Threads 2 or more split each evaluation over two threads,
     // and the threads beyond two wait (gathering leaves with virtual loss is still to come).
     const auto evaluator = factory_();

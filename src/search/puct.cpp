@@ -45,8 +45,28 @@ void PuctTree::set_capacity(size_t bytes) {
   capacity_bytes_ = std::max(bytes, sizeof(Node) + MoveList::kCapacity * sizeof(Edge));
 }
 
-size_t PuctTree::bytes_needed(size_t extra_edges) const {
-  return (nodes_.size() + 1) * sizeof(Node) + (edges_.size() + extra_edges) * sizeof(Edge);
+namespace {
+
+// Grows `v` (by doubling, as far as `bytes` allows) to hold `extra` more elements; false
+// if `bytes` cannot hold them.
+template <typename T>
+bool grow_within(std::vector<T>& v, size_t extra, size_t bytes) {
+  const size_t needed = v.size() + extra;
+  if (needed <= v.capacity()) return true;
+  if (needed * sizeof(T) > bytes) return false;
+  v.reserve(std::min(std::max(needed, 2 * v.capacity()), bytes / sizeof(T)));
+  return true;
+}
+
+}  // namespace
+
+bool PuctTree::make_room(size_t edges) {
+  const size_t node_bytes = nodes_.capacity() * sizeof(Node);
+  const size_t edge_bytes = edges_.capacity() * sizeof(Edge);
+  if (node_bytes + edge_bytes > capacity_bytes_) return false;
+  // Each array may grow into what the other leaves free.
+  return grow_within(nodes_, 1, capacity_bytes_ - edge_bytes) &&
+         grow_within(edges_, edges, capacity_bytes_ - nodes_.capacity() * sizeof(Node));
 }
 
 float PuctTree::proven_edge_value(const Edge& edge) const {
@@ -72,8 +92,23 @@ void PuctTree::update_proof(Node& node) {
 }
 
 void PuctTree::keep_subtree(uint32_t index) {
+  // Counted first, so that the new arrays are allocated once at the size they need (and never
+  // beyond the capacity the old ones kept to).
+  size_t kept_edges = 0, kept_nodes = 0;
+  for (std::vector<uint32_t> todo{index}; !todo.empty();) {
+    const Node& node = nodes_[todo.back()];
+    todo.pop_back();
+    ++kept_nodes;
+    kept_edges += node.edge_count;
+    for (uint32_t i = 0; i < node.edge_count; ++i) {
+      const uint32_t child = edges_[node.first_edge + i].child;
+      if (child != 0) todo.push_back(child);
+    }
+  }
   std::vector<Node> nodes;
   std::vector<Edge> edges;
+  nodes.reserve(kept_nodes);
+  edges.reserve(kept_edges);
   // Breadth first: a node comes before its children, so the proofs can be recomputed
   // children first by walking the new nodes backwards.
   std::vector<uint32_t> order{index};
@@ -144,7 +179,7 @@ float PuctSearcher::add_edges(Node& node, const Position& pos, const MoveList& m
     Edge edge;
     edge.move = kept[i];
     edge.prior = priors[i];
-    edge.raw_net_value = kept_values[i];
+    edge.raw_net_value = uint16_t(std::lround(kept_values[i] * 65535.0f));
     edge.net_value = damped_value(pos, kept[i], kept_values[i]);
     best = std::max(best, edge.net_value);
     tree_.edges_.push_back(edge);
@@ -209,12 +244,17 @@ size_t PuctSearcher::select(const Node& node) const {
 }
 
 float PuctSearcher::evaluate_without_keeping(const Position& pos) {
-  const size_t nodes = tree_.nodes_.size(), edges = tree_.edges_.size();
-  tree_.nodes_.emplace_back();
-  const float value = expand(uint32_t(nodes), pos);
-  tree_.nodes_.resize(nodes);
-  tree_.edges_.resize(edges);
-  return value;
+  // expand()'s value, computed beside the tree: a full tree must not grow even for a moment.
+  const MoveList moves = legal_moves(pos);
+  std::optional<float> exact = rule_value(pos, 0, moves, keys_, root_index_ + 1);
+  if (!exact) exact = tablebase_value_after_zeroing(pos, 0, tablebases_, control_.tbhits);
+  if (exact) return *exact;
+  std::array<float, MoveList::kCapacity> values;
+  network_values(evaluator_, table_, pos, moves, {values.data(), moves.size()});
+  float best = 0.0f;
+  for (size_t i = 0; i < moves.size(); ++i)
+    best = std::max(best, damped_value(pos, moves[i], TranspositionTable::as_stored(values[i])));
+  return best;
 }
 
 void PuctSearcher::playout(const Position& root) {
@@ -240,7 +280,7 @@ void PuctSearcher::playout(const Position& root) {
     pos.play(tree_.edges_[e].move);
     const uint32_t child = tree_.edges_[e].child;
     if (child == 0) {
-      if (tree_.bytes_needed(MoveList::kCapacity) > tree_.capacity_bytes_) {
+      if (!tree_.make_room(MoveList::kCapacity)) {
         value = evaluate_without_keeping(pos);
         tree_full_ = true;
         break;
@@ -316,6 +356,7 @@ bool PuctSearcher::prepare_root(const Game& game, const std::vector<Move>& searc
   node.visits = 1;
   const MoveList legal = legal_moves(root);
   control_.nodes.fetch_add(1, std::memory_order_relaxed);
+  tree_.make_room(legal.size());  // set_capacity leaves room for a root at least
   add_edges(node, root, legal, searchmoves);
   tree_.nodes_.push_back(node);
   return node.edge_count > 0;
@@ -376,7 +417,7 @@ IterationReport PuctSearcher::report(int iterations) const {
     line.value = edge_value(*edge);
     line.proven = !std::isnan(tree_.proven_edge_value(*edge));
     line.pv = principal_variation(edge->child, edge->move);
-    line.net_value = edge->raw_net_value;
+    line.net_value = float(edge->raw_net_value) / 65535.0f;
     line.prior = edge->prior;
     report.lines.push_back(std::move(line));
   }
@@ -394,7 +435,10 @@ IterationReport PuctSearcher::report(int iterations) const {
 bool PuctSearcher::enough(const Limits& limits, int iterations,
                           std::chrono::steady_clock::time_point search_start) const {
   if (control_.should_stop()) return true;
-  if (!std::isnan(tree_.nodes_[0].exact)) return true;  // solved: nothing left to find
+  // Solved: nothing left to find. For `go mate N` this is also its rule, a mate in N or less
+  // found: the root is proven as soon as one of its moves is a proven win, and a proven root
+  // ends every playout at once, so a longer mate found first ends the search too.
+  if (!std::isnan(tree_.nodes_[0].exact)) return true;
   if (limits.iterations && iterations >= *limits.iterations) return true;
   // `go depth D`: D iterations done (report() says why), or the tree is full.
   if (limits.depth && (iterations >= *limits.depth || tree_full_)) return true;

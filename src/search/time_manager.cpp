@@ -4,7 +4,8 @@
 
 namespace avocet::search {
 
-TimeBudget allocate_time(const TimeControl& tc, Color us, int move_overhead) {
+TimeBudget allocate_time(const TimeControl& tc, Color us, int move_overhead,
+                         const TimeStyle& style) {
   using std::chrono::milliseconds;
   // A fixed time per move is spent in full (no soft budget to shorten it), as Stockfish does.
   if (tc.movetime) return {std::nullopt, milliseconds(std::max(1, *tc.movetime - move_overhead))};
@@ -12,21 +13,23 @@ TimeBudget allocate_time(const TimeControl& tc, Color us, int move_overhead) {
   if (!time) return {};
   const double increment = std::max(0, (us == Color::White ? tc.winc : tc.binc).value_or(0));
   const double available = std::max(1, *time - std::max(0, move_overhead));
-  double optimum, hard;
+  double soft, hard;
   if (tc.movestogo) {
-    // See the header: one share per move still to play before the refill, plus two in
-    // reserve; the share is also the hard limit, since the search may stop only at `hard`.
+    // See the header: one share per move still to play before the refill, plus the reserve;
+    // the share is also the hard limit, since the search may stop only at `hard`.
     const int moves_to_go = std::clamp(*tc.movestogo, 1, 50);
-    const double share = available / (moves_to_go + 2);
-    hard = std::min(share + 0.75 * increment, 2 * share);
-    optimum = hard;
+    const double share = available / (moves_to_go + style.reserve_shares);
+    hard =
+        std::min(share + style.increment_share * increment, share * (1 + style.reserve_shares / 2));
+    soft = hard;
   } else {
-    optimum = available / 30 + 0.75 * increment;
-    hard = std::min(4.0 * optimum, 0.4 * available);
+    const double optimum = available / style.horizon + style.increment_share * increment;
+    hard = std::min(style.hard_factor * optimum, style.max_share * available);
+    soft = style.soft_share * optimum;
   }
   // Whole milliseconds, rounded down, so the budget never exceeds the bound; 1 ms at least.
   const int hard_ms = std::max(1, int(hard));
-  const int soft_ms = std::clamp(int(0.6 * optimum), 1, hard_ms);
+  const int soft_ms = std::clamp(int(soft), 1, hard_ms);
   return {milliseconds(soft_ms), milliseconds(hard_ms)};
 }
 

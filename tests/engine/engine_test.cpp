@@ -20,6 +20,7 @@ TEST(Engine, HashTableIsSizedOnceByTheOptionsOrTheFirstGo) {
   EXPECT_EQ(engine.hash_megabytes(), 0u);
   Settings settings = engine.settings();
   settings.engine.threads = 2;
+  settings.engine.params.mode = search::SearchMode::Probability;
   engine.configure(settings);
   EXPECT_EQ(engine.hash_megabytes(), 0u);
   settings.engine.hash_mb = 8;
@@ -34,7 +35,42 @@ TEST(Engine, HashTableIsSizedOnceByTheOptionsOrTheFirstGo) {
   Engine fresh([] { return std::make_unique<nn::MaterialEvaluator>(); }, "material");
   fresh.go(request, {});
   fresh.wait();
-  EXPECT_EQ(fresh.hash_megabytes(), size_t(EngineOptions{}.hash_mb));
+  EXPECT_EQ(fresh.hash_megabytes(), split_hash(EngineOptions{}).table_mb);
+}
+
+// One Hash for the table and the tree together: under PUCT the table takes an eighth (1 MB at
+// least) and the tree the rest, so both fit in Hash from 2 MB up; the probability-limited
+// search has no tree and its table takes all. A search changing modes re-sizes the table.
+TEST(Engine, HashIsOneBudgetForTheTableAndTheTree) {
+  EngineOptions options;
+  for (const int hash : {2, 16, 64, 256, 4096}) {
+    options.hash_mb = hash;
+    options.params.mode = search::SearchMode::Puct;
+    const HashSplit puct = split_hash(options);
+    EXPECT_EQ(puct.table_mb, size_t(std::max(1, hash / 8))) << hash;
+    EXPECT_EQ((puct.table_mb << 20) + puct.tree_bytes, size_t(hash) << 20) << hash;
+    options.params.mode = search::SearchMode::Probability;
+    EXPECT_EQ(split_hash(options).table_mb, size_t(hash));
+    EXPECT_EQ(split_hash(options).tree_bytes, 0u);
+  }
+  // A strength level below full strength plays PUCT whatever SearchMode says.
+  options.limit_strength = true;
+  EXPECT_GT(split_hash(options).tree_bytes, 0u);
+
+  Engine engine([] { return std::make_unique<nn::MaterialEvaluator>(); }, "material");
+  Settings settings = engine.settings();
+  settings.engine.hash_mb = 16;
+  engine.configure(settings);
+  EXPECT_EQ(engine.hash_megabytes(), 2u);
+  GoRequest request;
+  request.nodes = 3000;
+  engine.go(request, {});
+  engine.wait();
+  EXPECT_LE((engine.hash_megabytes() << 20) + engine.tree_bytes(), size_t(16) << 20);
+  settings.engine.params.mode = search::SearchMode::Probability;
+  engine.configure(settings);
+  EXPECT_EQ(engine.hash_megabytes(), 16u);
+  EXPECT_EQ(engine.tree_bytes(), 0u);
 }
 
 // SearchMode puct through the engine: every best move is legal in the position searched, as the

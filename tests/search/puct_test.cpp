@@ -61,6 +61,20 @@ TEST(Puct, FindsMateInThreeBySacrifice) {
   EXPECT_EQ(mate_in_moves(r.lines.front().value), 3);
 }
 
+// `go mate 3` with no other limit: the search ends once the mate in 3 is proven (Stockfish's
+// rule: stop when a mate in N or less is found), not at a node limit.
+TEST(Puct, GoMateStopsWhenTheMateIsProven) {
+  const Game game = after("4rr1k/pQpn2pp/3p1q2/8/8/2P5/PP3PPP/RN3RK1 w - - 1 16", {"b7c7"});
+  Puct puct;
+  Limits limits;
+  limits.mate = 3;
+  const IterationReport r = puct.run(game, UINT64_MAX, limits);
+  ASSERT_TRUE(is_mate_value(r.lines.front().value));
+  EXPECT_EQ(mate_in_moves(r.lines.front().value), 3);
+  EXPECT_TRUE(r.lines.front().proven);
+  EXPECT_LT(puct.nodes_used, 200000u);
+}
+
 TEST(Puct, MateInOneIsPlayedAsOne) {
   // Rh8# mates at once; every other move wins slower.
   const Game game = after("k7/8/1K6/8/8/8/8/7R w - - 0 1", {});
@@ -166,6 +180,7 @@ TEST(Puct, SearchmovesRestrictTheRoot) {
   Limits limits;
   limits.searchmoves = {parse_uci(Position::start(), "a2a3"), parse_uci(Position::start(), "h2h3")};
   const IterationReport r = puct.run(Game(), 300, limits);
+  EXPECT_EQ(puct.nodes_used, 300u) << "the restricted root is searched to the limit";
   ASSERT_EQ(r.lines.size(), 2u);
   for (const RootLine& line : r.lines)
     EXPECT_TRUE(to_uci(line.move) == "a2a3" || to_uci(line.move) == "h2h3");
@@ -173,6 +188,24 @@ TEST(Puct, SearchmovesRestrictTheRoot) {
 
 // A full tree stops growing, not searching: the playouts go on to the limit, evaluating what
 // they reach beyond the tree without keeping it, and the move played is still legal.
+// Hash bounds the tree by what it allocates: searches of every length at several capacities,
+// with the subtree kept between moves, never hold more (2b8a4ef counted the arrays' sizes,
+// and their doubling took the tree to twice its bound).
+TEST(Puct, TheTreeNeverAllocatesBeyondItsCapacity) {
+  for (const size_t capacity : {size_t(100) << 10, size_t(300) << 10, size_t(1) << 20}) {
+    Puct puct;
+    puct.tree.set_capacity(capacity);
+    Game game;
+    for (const char* move : {"e2e4", "e7e5", "g1f3", "b8c6"}) {
+      for (const uint64_t nodes : {100u, 3000u}) {
+        puct.run(game, nodes);
+        EXPECT_LE(puct.tree.allocated_bytes(), capacity) << capacity << " " << move;
+      }
+      game.play(parse_uci(game.position(), move));
+    }
+  }
+}
+
 TEST(Puct, AFullTreeSearchesOnToItsLimitWithoutGrowing) {
   Puct puct;
   puct.tree.set_capacity(64 << 10);  // room for a few dozen nodes
@@ -180,6 +213,8 @@ TEST(Puct, AFullTreeSearchesOnToItsLimitWithoutGrowing) {
   EXPECT_EQ(puct.nodes_used, 5000u);
   EXPECT_LT(puct.tree.nodes(), 200u);
   EXPECT_EQ(puct.tree.root_visits(), 5000u);
+  // What the arrays hold allocated, not only what they use, stays within the bound.
+  EXPECT_LE(puct.tree.allocated_bytes(), size_t(64) << 10);
   ASSERT_FALSE(r.lines.empty());
   EXPECT_TRUE(legal_moves(Position::start()).contains(r.lines.front().move));
   // A depth the full tree cannot hold ends the search instead of running on forever.

@@ -281,73 +281,98 @@ TEST(Search, RepetitionRuleCountsTheSearchOnceAndTheHistoryTwice) {
   EXPECT_FALSE(is_repetition_draw(searched, 0, 3, 100));
 }
 
+// Both searches' clocks (time_manager.h), each checked by every rule below.
+const std::pair<const char*, TimeStyle> kTimeStyles[] = {{"iterative", kIterativeTime},
+                                                         {"puct", kPuctTime}};
+
 // Repeating time controls (issue 14: at 40 moves in 1 minute the engine reached move 40 with
-// 0.14 s). For every movestogo m, with A = time - Move Overhead: the hard limit never exceeds
-// A, and what is left after it holds a share A / (m + 2) for each of the m - 1 moves still to
-// play before the clock is refilled, plus a reserve of one share before the increment
-// arrives and two after.
+// 0.14 s). For every movestogo m, with A = time - Move Overhead and a share A / (m + r): the
+// hard limit never exceeds A, and what is left after it holds a share for each of the m - 1
+// moves still to play before the clock is refilled, plus half the reserve of r shares before
+// the increment arrives and all of it after.
 TEST(TimeManager, MovesToGoKeepsAReserveForTheRemainingMoves) {
-  for (const int overhead : {0, 50, 300}) {
-    for (const int time : {1000, 5000, 60000, 600000}) {
-      for (const int increment : {0, 100, 3000}) {
-        for (int m = 1; m <= 40; ++m) {
-          SCOPED_TRACE(::testing::Message() << "time " << time << " overhead " << overhead
-                                            << " inc " << increment << " movestogo " << m);
-          TimeControl tc;
-          tc.wtime = time;
-          tc.btime = 1;
-          tc.winc = increment;
-          tc.movestogo = m;
-          const TimeBudget budget = allocate_time(tc, Color::White, overhead);
-          ASSERT_TRUE(budget.soft && budget.hard);
-          const double available = time - overhead;
-          const double share = available / (m + 2);
-          const double hard = double(budget.hard->count());
-          EXPECT_GE(budget.soft->count(), 1);
-          EXPECT_LE(budget.soft->count(), budget.hard->count());
-          EXPECT_LE(hard, available);
-          EXPECT_GE(available - hard, (m - 1) * share + share - 1e-6);
-          EXPECT_GE(available - hard + increment, (m - 1) * share + 2 * share - 1e-6);
+  for (const auto& [name, style] : kTimeStyles) {
+    for (const int overhead : {0, 50, 300}) {
+      for (const int time : {1000, 5000, 60000, 600000}) {
+        for (const int increment : {0, 100, 3000}) {
+          for (int m = 1; m <= 40; ++m) {
+            SCOPED_TRACE(::testing::Message()
+                         << name << " time " << time << " overhead " << overhead << " inc "
+                         << increment << " movestogo " << m);
+            TimeControl tc;
+            tc.wtime = time;
+            tc.btime = 1;
+            tc.winc = increment;
+            tc.movestogo = m;
+            const TimeBudget budget = allocate_time(tc, Color::White, overhead, style);
+            ASSERT_TRUE(budget.soft && budget.hard);
+            const double available = time - overhead;
+            const double share = available / (m + style.reserve_shares);
+            const double hard = double(budget.hard->count());
+            EXPECT_GE(budget.soft->count(), 1);
+            EXPECT_LE(budget.soft->count(), budget.hard->count());
+            EXPECT_LE(hard, available);
+            EXPECT_GE(available - hard, (m - 1 + style.reserve_shares / 2) * share - 1e-6);
+            EXPECT_GE(available - hard + increment, (m - 1 + style.reserve_shares) * share - 1e-6);
+          }
         }
       }
     }
   }
 }
 
+// The issue-71 case: with movestogo 1 the clock is refilled after this move, so PUCT spends
+// two thirds of it (1.08 s of 5 s before).
+TEST(TimeManager, PuctSpendsTheLastMoveBeforeARefill) {
+  TimeControl tc;
+  tc.wtime = 5050;
+  tc.btime = 5050;
+  tc.movestogo = 1;
+  EXPECT_EQ(allocate_time(tc, Color::White, 50, kPuctTime).hard->count(), 3333);
+  EXPECT_EQ(allocate_time(tc, Color::White, 50, kIterativeTime).hard->count(), 1666);
+}
+
 // `go movetime` uses the time asked for (less Move Overhead): no soft budget that a dominant
 // move could shorten.
 TEST(TimeManager, MovetimeIsSpentInFull) {
-  TimeControl tc;
-  tc.movetime = 2000;
-  tc.wtime = 60000;  // a clock given beside movetime does not change it
-  const TimeBudget budget = allocate_time(tc, Color::White, 50);
-  EXPECT_FALSE(budget.soft);
-  ASSERT_TRUE(budget.hard);
-  EXPECT_EQ(budget.hard->count(), 1950);
-  tc.movetime = 10;
-  EXPECT_EQ(allocate_time(tc, Color::White, 50).hard->count(), 1);
+  for (const auto& [name, style] : kTimeStyles) {
+    SCOPED_TRACE(name);
+    TimeControl tc;
+    tc.movetime = 2000;
+    tc.wtime = 60000;  // a clock given beside movetime does not change it
+    const TimeBudget budget = allocate_time(tc, Color::White, 50, style);
+    EXPECT_FALSE(budget.soft);
+    ASSERT_TRUE(budget.hard);
+    EXPECT_EQ(budget.hard->count(), 1950);
+    tc.movetime = 10;
+    EXPECT_EQ(allocate_time(tc, Color::White, 50, style).hard->count(), 1);
+  }
 }
 
 // The worst case end to end: 40 moves in 60 s, three times over, each move using its whole
 // hard limit plus the full Move Overhead as latency. Every move still gets at least a second
-// and every control is reached with more than 2 s.
+// and every control is reached with time left: more than 2 s with the iterative search's
+// reserve of two shares, more than 0.3 s with PUCT's half share.
 TEST(TimeManager, FortyMovesInAMinuteReachEachControlWithTimeLeft) {
   constexpr int kOverhead = 50;
-  int clock = 60000;
-  for (int move = 0; move < 120; ++move) {
-    const int to_go = 40 - move % 40;
-    TimeControl tc;
-    tc.wtime = clock;
-    tc.btime = clock;
-    tc.movestogo = to_go;
-    const TimeBudget budget = allocate_time(tc, Color::White, kOverhead);
-    ASSERT_TRUE(budget.hard);
-    EXPECT_GE(budget.hard->count(), 1000) << "move " << move + 1;
-    clock -= int(budget.hard->count()) + kOverhead;
-    ASSERT_GT(clock, 0) << "move " << move + 1;
-    if (to_go == 1) {
-      EXPECT_GT(clock, 2000) << "move " << move + 1;
-      clock += 60000;
+  for (const auto& [name, style] : kTimeStyles) {
+    SCOPED_TRACE(name);
+    int clock = 60000;
+    for (int move = 0; move < 120; ++move) {
+      const int to_go = 40 - move % 40;
+      TimeControl tc;
+      tc.wtime = clock;
+      tc.btime = clock;
+      tc.movestogo = to_go;
+      const TimeBudget budget = allocate_time(tc, Color::White, kOverhead, style);
+      ASSERT_TRUE(budget.hard);
+      EXPECT_GE(budget.hard->count(), 1000) << "move " << move + 1;
+      clock -= int(budget.hard->count()) + kOverhead;
+      ASSERT_GT(clock, 0) << "move " << move + 1;
+      if (to_go == 1) {
+        EXPECT_GT(clock, style.reserve_shares >= 2 ? 2000 : 300) << "move " << move + 1;
+        clock += 60000;
+      }
     }
   }
 }
@@ -357,35 +382,37 @@ TEST(TimeManager, FortyMovesInAMinuteReachEachControlWithTimeLeft) {
 // limit never exceeds the clock less the overhead, and a game in which every move uses its
 // whole hard limit and loses the full overhead on top never runs out of time.
 TEST(TimeManager, SuddenDeathRespectsMoveOverhead) {
-  for (const int overhead : {0, 50, 300, 1000}) {
-    for (const int base : {1000, 10000, 60000, 180000}) {
-      for (const int increment : {0, 10, 100, 2000}) {
-        SCOPED_TRACE(::testing::Message()
-                     << "base " << base << " inc " << increment << " overhead " << overhead);
-        int clock = base;
-        for (int move = 0; move < 300; ++move) {
-          TimeControl tc;
-          tc.wtime = clock;
-          tc.btime = base;
-          tc.winc = increment;
-          const TimeBudget budget = allocate_time(tc, Color::White, overhead);
-          ASSERT_TRUE(budget.soft && budget.hard);
-          ASSERT_LE(budget.soft->count(), budget.hard->count());
-          if (clock > overhead) {
-            ASSERT_LE(budget.hard->count(), clock - overhead);
+  for (const auto& [name, style] : kTimeStyles) {
+    for (const int overhead : {0, 50, 300, 1000}) {
+      for (const int base : {1000, 10000, 60000, 180000}) {
+        for (const int increment : {0, 10, 100, 2000}) {
+          SCOPED_TRACE(::testing::Message() << name << " base " << base << " inc " << increment
+                                            << " overhead " << overhead);
+          int clock = base;
+          for (int move = 0; move < 300; ++move) {
+            TimeControl tc;
+            tc.wtime = clock;
+            tc.btime = base;
+            tc.winc = increment;
+            const TimeBudget budget = allocate_time(tc, Color::White, overhead, style);
+            ASSERT_TRUE(budget.soft && budget.hard);
+            ASSERT_LE(budget.soft->count(), budget.hard->count());
+            if (clock > overhead) {
+              ASSERT_LE(budget.hard->count(), clock - overhead);
+            }
+            if (clock <= 2 * overhead + 1) break;  // no engine can move in less than its lag
+            clock -= int(budget.hard->count()) + overhead;
+            ASSERT_GT(clock, 0) << "move " << move + 1;
+            clock += increment;
           }
-          if (clock <= 2 * overhead + 1) break;  // no engine can move in less than its lag
-          clock -= int(budget.hard->count()) + overhead;
-          ASSERT_GT(clock, 0) << "move " << move + 1;
-          clock += increment;
         }
       }
     }
   }
 }
 
-// Sudden death: an optimum of A / 30 + 3/4 of the increment (A = clock - Move Overhead), no
-// new iteration after 0.6 of it, and at most 4 times it.
+// Sudden death, the probability-limited search: an optimum of A / 30 + 3/4 of the increment
+// (A = clock - Move Overhead), no new iteration after 0.6 of it, and at most 4 times it.
 TEST(TimeManager, SuddenDeathBudgetsAThirtiethOfTheClock) {
   TimeControl tc;
   tc.wtime = 10050;
@@ -394,6 +421,20 @@ TEST(TimeManager, SuddenDeathBudgetsAThirtiethOfTheClock) {
   const TimeBudget budget = allocate_time(tc, Color::White, 50);
   EXPECT_EQ(budget.soft->count(), 244);   // 0.6 x (10000 / 30 + 75), rounded down
   EXPECT_EQ(budget.hard->count(), 1633);  // 4 x the optimum, under 40% of A
+}
+
+// PUCT, which can stop after any playout: its soft budget is the optimum itself, A / 20 + the
+// increment, and its hard limit 2.5 times that, at most a quarter of A.
+TEST(TimeManager, PuctBudgetsATwentiethOfTheClock) {
+  TimeControl tc;
+  tc.wtime = 10050;
+  tc.btime = 1;
+  tc.winc = 100;
+  const TimeBudget budget = allocate_time(tc, Color::White, 50, kPuctTime);
+  EXPECT_EQ(budget.soft->count(), 600);   // 10000 / 20 + 100
+  EXPECT_EQ(budget.hard->count(), 1500);  // 2.5 x the optimum, under 25% of A
+  tc.wtime = 2050;
+  EXPECT_EQ(allocate_time(tc, Color::White, 50, kPuctTime).hard->count(), 500);  // 25% of A
 }
 
 TEST(Search, SearchmovesRestrictTheRoot) {

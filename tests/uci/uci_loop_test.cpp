@@ -1209,10 +1209,14 @@ TEST(UciLoop, IsReadyAllocatesTheHashTable) {
   EXPECT_EQ(s.loop.engine().hash_megabytes(), 0u);
   s.send("uci");
   s.send("isready");
-  EXPECT_EQ(s.loop.engine().hash_megabytes(), size_t(engine::EngineOptions{}.hash_mb));
-  s.send("setoption name Hash value 2");
+  // The table's share of Hash (engine.h's HashSplit): an eighth under PUCT, the default.
+  EXPECT_EQ(s.loop.engine().hash_megabytes(), size_t(engine::EngineOptions{}.hash_mb) / 8);
+  s.send("setoption name Hash value 16");
   s.send("isready");
   EXPECT_EQ(s.loop.engine().hash_megabytes(), 2u);
+  s.send("setoption name SearchMode value probability");
+  s.send("isready");
+  EXPECT_EQ(s.loop.engine().hash_megabytes(), 16u);
 }
 
 TEST(UciLoop, MissingSyzygyDirectoryLetsTheEnginePlayOn) {

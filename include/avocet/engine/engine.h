@@ -67,6 +67,19 @@ struct EngineOptions {
   }
 };
 
+// Whether a search with these options is PUCT: SearchMode puct, or a strength level below full
+// strength (calibrated on PUCT's node counts).
+bool plays_puct(const EngineOptions& options);
+
+// One Hash budget for the two stores a search fills: the transposition table (megabytes) and
+// PUCT's tree (bytes). PUCT: the table an eighth of Hash (at least 1 MB), the tree the rest;
+// the probability-limited search, which has no tree: the table all of it.
+struct HashSplit {
+  size_t table_mb = 0;
+  size_t tree_bytes = 0;
+};
+HashSplit split_hash(const EngineOptions& options);
+
 // String options need a non-empty default in UCI GUIs: these words stand for "none".
 inline constexpr std::string_view kEmbeddedNet = "<embedded>";
 inline constexpr std::string_view kNoTablebases = "<empty>";
@@ -238,8 +251,8 @@ class Engine {
   // The search thread: the tables' ranking of the root, then a tablebase win, argmax or the
   // tree search, then the best move.
   void run_search(GoRequest request, search::TimeBudget budget, EngineCallbacks callbacks);
-  // The tree search: PUCT (SearchMode puct, and the strength levels below full strength), or
-  // the probability-limited search on the threads thread_plan(Threads) gives.
+  // The tree search: PUCT (plays_puct), or the probability-limited search on the threads
+  // thread_plan(Threads) gives.
   search::IterationReport search_tree(
       const GoRequest& request, const search::TimeBudget& budget,
       const std::function<void(const search::IterationReport&)>& report,

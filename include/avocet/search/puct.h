@@ -49,7 +49,8 @@ class PuctTree {
   // At most `bytes` for the nodes and moves; at least room for a root and its moves.
   void set_capacity(size_t bytes);
   size_t nodes() const { return nodes_.size(); }
-  // The bytes its node and edge arrays hold allocated (their capacity, not their size).
+  // The bytes its node and edge arrays hold allocated (their capacity, not their size): never
+  // more than the capacity set, which is what the capacity bounds.
   size_t allocated_bytes() const {
     return nodes_.capacity() * sizeof(Node) + edges_.capacity() * sizeof(Edge);
   }
@@ -59,13 +60,18 @@ class PuctTree {
  private:
   friend class PuctSearcher;
 
-  // A move of an expanded node. Values are for the side to move at that node.
+  // A move of an expanded node. Values are for the side to move at that node. 32 bytes (Lc0's
+  // edge is 8 and its node 80; an expanded node here costs 20 + 32 per move, about 1,000 bytes
+  // in a middlegame): every move keeps its own network value, which Lc0's edges do not have.
   struct Edge {
     Move move;
-    uint32_t child = 0;       // index of the node after the move; 0: not expanded (0 is the root)
-    float prior = 0;          // P(s, a)
-    float net_value = 0;      // the network's value of the move, with the 50-move damping
-    float raw_net_value = 0;  // without it (reported as the net's value, VerboseMoveStats)
+    // The network's value of the move without the 50-move damping (reported as the net's value,
+    // VerboseMoveStats), in the table's 16 bits (TranspositionTable::as_stored): exact, since
+    // every value the tree gets has been through as_stored.
+    uint16_t raw_net_value = 0;
+    uint32_t child = 0;   // index of the node after the move; 0: not expanded (0 is the root)
+    float prior = 0;      // P(s, a)
+    float net_value = 0;  // the network's value of the move, with the 50-move damping
     uint32_t visits = 0;
     float minimax = 0;     // 1 - the best value of the child's moves, recursively (visited)
     double value_sum = 0;  // of the values backed up through the move
@@ -81,12 +87,18 @@ class PuctTree {
     bool terminal = false;       // its value is the rules' or the tables' (it has no edges)
     bool by_repetition = false;  // a draw by repetition, which depends on the path to it
   };
+  // The sizes the Hash budget is reckoned in (engine/README.md).
+  static_assert(sizeof(Edge) == 32, "an edge is 32 bytes");
+  static_assert(sizeof(Node) == 20, "a node is 20 bytes");
 
   // Moves the subtree of `index` to the root; everything else is dropped. Draws by repetition
   // are dropped too (the path to them changed: a position repeated before the new root now
   // needs a third occurrence), and proofs are recomputed without them.
   void keep_subtree(uint32_t index);
-  size_t bytes_needed(size_t extra_edges) const;
+  // Makes room for one more node and `edges` more edges without allocating beyond the
+  // capacity (the arrays grow by at most doubling, as far as the capacity allows); false when
+  // there is none.
+  bool make_room(size_t edges);
   // The child's proven value seen from the parent (the other side, one ply further), or NaN.
   float proven_edge_value(const Edge& edge) const;
   // Recomputes a node's proof from its moves (the MCTS solver): a proven win among them, or
