@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "avocet/chess/movegen.h"
+#include "avocet/search/lone_king_mates.h"
 #include "avocet/search/rules.h"
 #include "avocet/search/value.h"
 
@@ -193,7 +194,7 @@ float PuctSearcher::expand(uint32_t index, const Position& pos) {
   std::optional<float> exact = rule_value(pos, 0, moves, keys_, root_index_ + 1);
   const bool by_repetition =
       exact && !moves.empty() && pos.halfmove_clock() < 100 && !is_insufficient_material(pos);
-  if (!exact) exact = tablebase_value_after_zeroing(pos, 0, tablebases_, control_.tbhits);
+  if (!exact) exact = ending_value(pos, 0, tablebases_, control_.tbhits);
   if (exact) {
     Node& node = tree_.nodes_[index];
     node.exact = *exact;
@@ -247,7 +248,7 @@ float PuctSearcher::evaluate_without_keeping(const Position& pos) {
   // expand()'s value, computed beside the tree: a full tree must not grow even for a moment.
   const MoveList moves = legal_moves(pos);
   std::optional<float> exact = rule_value(pos, 0, moves, keys_, root_index_ + 1);
-  if (!exact) exact = tablebase_value_after_zeroing(pos, 0, tablebases_, control_.tbhits);
+  if (!exact) exact = ending_value(pos, 0, tablebases_, control_.tbhits);
   if (exact) return *exact;
   std::array<float, MoveList::kCapacity> values;
   network_values(evaluator_, table_, pos, moves, {values.data(), moves.size()});
@@ -315,8 +316,16 @@ void PuctSearcher::playout(const Position& root) {
   }
 }
 
-bool PuctSearcher::prepare_root(const Game& game, const std::vector<Move>& searchmoves) {
+bool PuctSearcher::prepare_root(const Game& game, const std::vector<Move>& given_searchmoves) {
   const Position& root = game.position();
+  // A lone king's mate is known (lone_king_mates.h): the mating side's root keeps its shortest
+  // mates alone, since the solver proves a root by its first winning move, which need not be
+  // the shortest. (The lone king's root is searched whole: a repetition may draw.)
+  const std::optional<int> mate = lone_king_mate_plies(root);
+  const std::vector<Move> best_mates = given_searchmoves.empty() && mate && *mate > 0
+                                           ? lone_king_best_moves(root)
+                                           : std::vector<Move>{};
+  const std::vector<Move>& searchmoves = best_mates.empty() ? given_searchmoves : best_mates;
   const std::vector<Move>& moves = game.moves();
   const std::vector<Move>& old = tree_.root_moves_;
   bool reused = false;

@@ -3,8 +3,10 @@
 #include <algorithm>
 #include <cassert>
 #include <cmath>
+#include <cstdlib>
 
 #include "avocet/chess/game.h"
+#include "avocet/search/lone_king_mates.h"
 #include "avocet/search/value.h"
 #include "avocet/syzygy/tablebase.h"
 
@@ -29,6 +31,14 @@ std::optional<float> tablebase_value_after_zeroing(const Position& pos, int ply,
   if (!wdl) return std::nullopt;
   tbhits.fetch_add(1, std::memory_order_relaxed);
   return tablebase_value(*wdl, ply, tablebases.rule50);
+}
+
+std::optional<float> ending_value(const Position& pos, int ply, const TablebaseSettings& tablebases,
+                                  std::atomic<uint64_t>& tbhits) {
+  if (const std::optional<int> plies = lone_king_mate_plies(pos);
+      plies && pos.halfmove_clock() + std::abs(*plies) <= 100)
+    return *plies > 0 ? mating_value(ply + *plies) : mated_value(ply - *plies);
+  return tablebase_value_after_zeroing(pos, ply, tablebases, tbhits);
 }
 
 void network_values(nn::Evaluator& evaluator, TranspositionTable& table, const Position& pos,

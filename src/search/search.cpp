@@ -57,7 +57,7 @@ std::optional<float> Searcher::rule_value(const Position& pos, int ply,
 }
 
 std::optional<float> Searcher::tablebase_value(const Position& pos, int ply) const {
-  return tablebase_value_after_zeroing(pos, ply, tablebases_, control_.tbhits);
+  return ending_value(pos, ply, tablebases_, control_.tbhits);
 }
 
 float damp_by_rule50(float value, int halfmove_clock_after) {

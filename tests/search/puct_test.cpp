@@ -152,7 +152,7 @@ TEST(Puct, AnotherGameStartsANewTree) {
   Puct puct;
   puct.run(Game(), 400);
   EXPECT_EQ(puct.tree.root_visits(), 400u);  // the root's pass and 399 playouts
-  const Game other = after("8/8/8/4k3/8/8/8/KQ6 w - - 0 1", {});
+  const Game other = after("8/8/8/4k2p/8/8/8/KQ6 w - - 0 1", {});
   puct.run(other, 100);
   EXPECT_EQ(puct.tree.root_visits(), 100u);
 }

@@ -1,8 +1,9 @@
 // What both searches know about a position besides their trees: the rules' exact results
-// (mate, stalemate, the 50-move rule, dead positions, repetitions), the tables' results after a
-// zeroing move, the network's values through the table's cache, the move probabilities pi(a|s) the
-// network's values give, and the 50-move damping of those values. The probability-limited search
-// (search.h) and PUCT (puct.h) share them, so the two score every exact result alike.
+// (mate, stalemate, the 50-move rule, dead positions, repetitions), the mates of a lone king
+// and the tables' results after a zeroing move, the network's values through the table's cache, the
+// move probabilities pi(a|s) the network's values give, and the 50-move damping of those values.
+// The probability-limited search (search.h) and PUCT (puct.h) share them, so the two score every
+// exact result alike.
 #pragma once
 
 #include <atomic>
@@ -31,6 +32,12 @@ std::optional<float> rule_value(const Position& pos, int ply, const MoveList& mo
 std::optional<float> tablebase_value_after_zeroing(const Position& pos, int ply,
                                                    const TablebaseSettings& tablebases,
                                                    std::atomic<uint64_t>& tbhits);
+
+// What is known of `pos` beyond the rules, `ply` plies from the root: a lone king's mate
+// against king and queen or king and rook (search/lone_king_mates.h), at any halfmove clock if
+// it comes within the 50-move rule; else the tables' value after a zeroing move.
+std::optional<float> ending_value(const Position& pos, int ply, const TablebaseSettings& tablebases,
+                                  std::atomic<uint64_t>& tbhits);
 
 // pi(a|s): the softmax of the values over `temperature`.
 void move_probabilities(std::span<const float> values, double temperature, std::span<float> out);
