@@ -187,10 +187,12 @@ TEST(TablebaseEngine, DrawnRootKeepsOnlyDrawingMoves) {
 }
 
 // In the search: a capture that reaches a won tablebase position scores as a tablebase win
-// (and counts a tbhit), even where the material evaluator sees equality.
+// (and counts a tbhit), where the material evaluator sees only a pawn. The capture must leave
+// more than a king and a queen or rook against a lone king: those endings are mates the
+// search knows without tables (lone_king_mates.h).
 TEST(TablebaseSearch, ProbesAfterCapturesAndCountsTbhits) {
-  // White takes the rook on a2 (KQvKR -> KQvK); Black's queen cannot be taken.
-  const char* fen = "8/8/8/8/8/2k5/r7/KQ6 w - - 0 1";
+  // White, in check, takes the rook on c6 (KPvKR -> KPvK, won: the pawn queens).
+  const char* fen = "8/8/2r1K3/3P4/8/8/8/7k w - - 0 1";
   nn::MaterialEvaluator evaluator;
   TranspositionTable table(8);
   SearchControl control;
@@ -198,7 +200,7 @@ TEST(TablebaseSearch, ProbesAfterCapturesAndCountsTbhits) {
   Searcher searcher(evaluator, table, SearchParameters{}, control, 1,
                     TablebaseSettings{fixture_tables().get(), 7, true});
   const IterationReport report = searcher.run(Game(Position::from_fen(fen)), Limits{}, nullptr);
-  EXPECT_EQ(to_uci(report.lines.front().move).substr(2), "a2");
+  EXPECT_EQ(to_uci(report.lines.front().move), "d5c6");
   EXPECT_TRUE(is_tablebase_value(report.lines.front().value)) << report.lines.front().value;
   EXPECT_GT(tablebase_plies(report.lines.front().value), 0);
   EXPECT_GT(report.tbhits, 0u);
