@@ -179,8 +179,8 @@ int epd_command(const Args& args, const Streams& io) {
   const engine::Settings flags = engine_flags(parsed);
   const std::shared_ptr<const nn::Network> network = load_network(flags);
   const BenchEngineSetup setup = bench_engine_setup(
-      flags, [network] { return nn::make_evaluator(network); }, network->description(),
-      engine::Mode::Search, budget, parameters.params);
+      flags, [network] { return nn::make_evaluator(network); }, network->description(), budget,
+      parameters.params);
 
   fmt::print(io.out, "{}: {} positions{}\n", path, entries.size(),
              limit ? fmt::format(" (the first {})", *limit) : "");

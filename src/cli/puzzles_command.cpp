@@ -253,10 +253,10 @@ cxxopts::Options puzzle_options() {
   add("evaluator", "net, or material (the baseline)",
       cxxopts::value<std::string>()->default_value("net"), "E");
   add_engine_flags(options, {engine::option_name::kEvalFile, engine::option_name::kPrecision});
-  // argmax, unlike UCI's Mode: the bench's first question is what the net alone solves.
+  // argmax, unlike UCI's SearchMode: the bench's first question is what the net alone solves.
   add("mode",
-      "argmax (the net alone, as ChessBench measures it; UCI's Mode defaults to search) or "
-      "search (the engine as it plays)",
+      "argmax (the net alone, as ChessBench measures it; UCI's SearchMode defaults to puct) or "
+      "search (the engine as it plays, SearchMode as --set gives it)",
       cxxopts::value<std::string>()->default_value("argmax"), "M");
   add_search_budget_options(options, "move", kDefaultSearchBudget);
   add_search_parameter_option(options);
@@ -321,6 +321,8 @@ PuzzleRun puzzle_run(const cxxopts::ParseResult& parsed) {
   const GivenSearchParameters parameters = given_search_parameters(parsed);
   if (mode == "argmax" && !parameters.set.empty())
     throw std::invalid_argument("--set applies to --mode search only");
+  if (parameters.params.mode == search::SearchMode::Argmax)
+    throw std::invalid_argument("--set SearchMode=argmax: write --mode argmax");
 
   PuzzleRun run;
   run.path = parsed["file"].as<std::string>();
@@ -338,9 +340,10 @@ PuzzleRun puzzle_run(const cxxopts::ParseResult& parsed) {
     return std::make_unique<nn::MaterialEvaluator>();
   };
   const std::string name = evaluator()->description();
-  run.setup = bench_engine_setup(flags, evaluator, name,
-                                 mode == "search" ? engine::Mode::Search : engine::Mode::Argmax,
-                                 budget.value_or(kDefaultSearchBudget), parameters.params);
+  search::SearchParameters params = parameters.params;
+  if (mode == "argmax") params.mode = search::SearchMode::Argmax;
+  run.setup =
+      bench_engine_setup(flags, evaluator, name, budget.value_or(kDefaultSearchBudget), params);
   std::string mode_text = mode == "search" ? "search " + run.setup.budget.text("move") : "argmax";
   if (!parameters.set.empty()) mode_text += ", " + parameters.text();
   const int hash_mb = run.setup.settings.engine.hash_mb;

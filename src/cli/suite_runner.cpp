@@ -54,10 +54,9 @@ void add_bench_engine_options(cxxopts::Options& options) {
 
 BenchEngineSetup bench_engine_setup(const engine::Settings& flags,
                                     engine::EvaluatorFactory evaluator, std::string name,
-                                    engine::Mode mode, const SearchBudget& budget,
+                                    const SearchBudget& budget,
                                     const search::SearchParameters& params) {
   BenchEngineSetup setup{std::move(evaluator), std::move(name), flags, nullptr, budget};
-  setup.settings.engine.mode = mode;
   setup.settings.engine.params = params;
   if (setup.settings.syzygy_path != engine::kNoTablebases)
     setup.tables = engine::open_readable_tablebases(setup.settings.syzygy_path);

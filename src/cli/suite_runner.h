@@ -47,11 +47,11 @@ struct BenchEngineSetup {
 
 // Adds --Hash and --SyzygyPath (add_engine_flags).
 void add_bench_engine_options(cxxopts::Options& options);
-// The setup for `evaluator` from the engine flags (engine_flags: Hash, SyzygyPath), `mode`
-// (search or argmax) and the search parameters (--set).
+// The setup for `evaluator` from the engine flags (engine_flags: Hash, SyzygyPath) and the
+// search parameters (--set; their SearchMode argmax plays without search).
 BenchEngineSetup bench_engine_setup(const engine::Settings& flags,
                                     engine::EvaluatorFactory evaluator, std::string name,
-                                    engine::Mode mode, const SearchBudget& budget,
+                                    const SearchBudget& budget,
                                     const search::SearchParameters& params);
 
 // One worker's engine: answers a position as a `go` with the budget would.

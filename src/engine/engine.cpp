@@ -492,7 +492,7 @@ void Engine::run_search(GoRequest request, TimeBudget budget, EngineCallbacks ca
     }
     // A level of one node plays the net's first look, as argmax mode does.
     const bool first_look = settings_.engine.limited_elo() && control_.node_limit <= 1;
-    if (settings_.engine.mode == Mode::Argmax || first_look) {
+    if (settings_.engine.params.mode == SearchMode::Argmax || first_look) {
       result =
           argmax_report(searched_game_, *factory_(), request.searchmoves, control_.tbhits.load());
       if (settings_.engine.limited_elo()) play_at_level(result);

@@ -158,12 +158,6 @@ OptionSpec button(std::string_view name, void (*effect)(Engine&, const Settings&
           .write = [](Settings&, const OptionValue&) {}};
 }
 
-// Mode's values, in the order `uci` lists them.
-constexpr std::pair<std::string_view, Mode> kModes[] = {
-    {"search", Mode::Search},
-    {"argmax", Mode::Argmax},
-};
-
 OptionSpec precision_combo() {
   std::vector<std::string_view> names;
   for (const nn::Precision p : nn::kPrecisions) names.push_back(nn::precision_name(p));
@@ -180,8 +174,9 @@ OptionSpec precision_combo() {
 
 // SearchMode's values, in the order `uci` lists them.
 constexpr std::pair<std::string_view, search::SearchMode> kSearchModes[] = {
-    {"probability", search::SearchMode::Probability},
     {"puct", search::SearchMode::Puct},
+    {"probability", search::SearchMode::Probability},
+    {"argmax", search::SearchMode::Argmax},
 };
 
 // A combo over an enum of the settings: `names` pairs each value with its word, in the order
@@ -212,15 +207,9 @@ OptionSpec search_mode_combo() {
   OptionSpec spec = enum_combo<search::SearchMode>(
       "SearchMode", kSearchModes,
       [](Settings& s) -> search::SearchMode& { return s.engine.params.mode; },
-      "the tree search of Mode search: probability (Giraffe's) or puct");
+      "how the engine plays: puct, probability (Giraffe's search) or argmax (no search)");
   spec.search_parameter = true;
   return spec;
-}
-
-OptionSpec mode_combo() {
-  return enum_combo<Mode>(
-      "Mode", kModes, [](Settings& s) -> Mode& { return s.engine.mode; },
-      "search, or argmax (no search)");
 }
 
 std::vector<OptionSpec> make_specs() {
@@ -249,7 +238,6 @@ std::vector<OptionSpec> make_specs() {
       file_string(option_name::kEvalFile, &Settings::eval_file, kEmbeddedNet, load_network,
                   check_network_file, "network file (safetensors)"),
       precision_combo(),
-      mode_combo(),
       file_string(option_name::kSyzygyPath, &Settings::syzygy_path, kNoTablebases, open_tablebases,
                   check_tablebases, "Syzygy table directories, ':'-separated"),
       engine_spin("SyzygyProbeLimit", 0, 7, &EngineOptions::syzygy_probe_limit,

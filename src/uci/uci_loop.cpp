@@ -562,7 +562,7 @@ void UciLoop::start_search(const engine::GoRequest& request) {
     print(engine_.game().position().in_check() ? "info depth 0 score mate 0\n"
                                                : "info depth 0 score cp 0\n");
   if (settings.protocol.verbose_move_stats) {
-    const bool with_prior = settings.engine.mode == engine::Mode::Search;
+    const bool with_prior = settings.engine.params.mode != search::SearchMode::Argmax;
     callbacks.on_root_moves = [this, chess960, with_prior](const search::IterationReport& r) {
       print(verbose_move_stats(r, chess960, with_prior));
     };

@@ -103,7 +103,8 @@ TEST(Options, NamesAreFoundWhateverTheirCase) {
 
 TEST(Options, ValidateNormalisesOrExplains) {
   EXPECT_EQ(validate(*find_option("Ponder"), "TRUE").text, "true");
-  EXPECT_EQ(validate(*find_option("Mode"), "ArgMax").text, "argmax");
+  EXPECT_EQ(validate(*find_option("SearchMode"), "ArgMax").text, "argmax");
+  EXPECT_EQ(find_option("Mode"), nullptr);  // merged into SearchMode
   EXPECT_EQ(validate(*find_option("Hash"), "0032").number, 32);
   EXPECT_THROW(validate(*find_option("Hash"), "abc"), std::invalid_argument);
   EXPECT_THROW(validate(*find_option("Hash"), "32MB"), std::invalid_argument);

@@ -90,7 +90,7 @@ TEST(UciLoop, HandshakeDeclaresEveryOption) {
         "option name MultiPV type spin", "option name Ponder type check default false",
         "option name Move Overhead type spin", "option name UCI_ShowWDL type check",
         "option name EvalFile type string",
-        "option name Mode type combo default search var search var argmax",
+        "option name SearchMode type combo default puct var puct var probability var argmax",
         "option name SyzygyPath type string default <empty>",
         "option name SyzygyProbeLimit type spin default 7 min 0 max 7",
         "option name Syzygy50MoveRule type check default true",
@@ -490,10 +490,10 @@ TEST(UciLoop, VerboseMoveStatsListsEveryRootMove) {
 // principal variation is the best move alone (argmax mode, a one-iteration search): it comes
 // from the table, else from the net. After a mating move there is none.
 TEST(UciLoop, EveryBestmoveCarriesAPonderMove) {
-  for (const char* mode : {"argmax", "search"}) {
+  for (const char* mode : {"argmax", "puct", "probability"}) {
     SCOPED_TRACE(mode);
     Session s;
-    s.send(std::string("setoption name Mode value ") + mode);
+    s.send(std::string("setoption name SearchMode value ") + mode);
     s.send("position startpos moves e2e4");
     s.send("go depth 1");
     s.loop.wait_for_search();
@@ -633,13 +633,13 @@ TEST(UciLoop, PonderHoldsBestmoveUntilPonderhit) {
 // side to move mated, `cp 0` at a stalemate), then `bestmove (none)`; 59eb6be printed only the
 // bestmove. In either mode, and for a search held by `infinite` until stop.
 TEST(UciLoop, NoLegalMoveReportsDepth0BeforeBestmoveNone) {
-  for (const char* mode : {"search", "argmax"}) {
+  for (const char* mode : {"puct", "probability", "argmax"}) {
     for (const auto& [position, score] :
          {std::pair{"position startpos moves f2f3 e7e5 g2g4 d8h4", "mate 0"},
           std::pair{"position fen 7k/5Q2/6K1/8/8/8/8/8 b - - 0 1", "cp 0"}}) {
       SCOPED_TRACE(std::string(mode) + ": " + position);
       Session s;
-      s.send(std::string("setoption name Mode value ") + mode);
+      s.send(std::string("setoption name SearchMode value ") + mode);
       s.send(position);
       s.send("go depth 2");
       s.loop.wait_for_search();
@@ -663,15 +663,15 @@ TEST(UciLoop, FindsAMateAndReportsIt) {
   EXPECT_NE(s.text().find("score mate 1"), std::string::npos) << s.text();
 }
 
-// A mate in one is `mate 1` in both modes (argmax once reported `mate 0`: the side to move
+// A mate in one is `mate 1` in every SearchMode (argmax once reported `mate 0`: the side to move
 // mated), for either side to move.
-TEST(UciLoop, MateInOneIsMate1InBothModes) {
-  for (const char* mode : {"search", "argmax"}) {
+TEST(UciLoop, MateInOneIsMate1InEverySearchMode) {
+  for (const char* mode : {"puct", "probability", "argmax"}) {
     for (const auto& [fen, mate] : {std::pair{"k7/8/1K6/8/8/8/8/7R w - - 0 1", "h1h8"},
                                     std::pair{"7r/8/8/8/8/1k6/8/K7 b - - 0 1", "h8h1"}}) {
       SCOPED_TRACE(std::string(mode) + " " + fen);
       Session s;
-      s.send(std::string("setoption name Mode value ") + mode);
+      s.send(std::string("setoption name SearchMode value ") + mode);
       s.send(std::string("position fen ") + fen);
       s.send("go depth 3");
       s.loop.wait_for_search();
@@ -767,8 +767,8 @@ TEST(UciLoop, DebugLogFileRecordsEveryLineInAndOut) {
 
 TEST(UciLoop, ArgmaxMode) {
   Session s;
-  s.send("setoption name Mode value ARGMAX");
-  EXPECT_EQ(s.loop.option("Mode"), "argmax");
+  s.send("setoption name SearchMode value ARGMAX");
+  EXPECT_EQ(s.loop.option("SearchMode"), "argmax");
   s.send("position fen 4k3/8/8/3q4/4P3/8/8/4K3 w - - 0 1");
   s.send("go wtime 1000 btime 1000");
   s.loop.wait_for_search();
@@ -831,8 +831,9 @@ TEST(UciLoop, BadLinesReportOneErrorAndKeepState) {
        "info string error: option Hash: expected an integer, got 'lots'\n"},
       {"setoption name Ponder value maybe",
        "info string error: option Ponder: expected true or false, got 'maybe'\n"},
-      {"setoption name Mode value random",
-       "info string error: option Mode: expected one of search, argmax, got 'random'\n"},
+      {"setoption name SearchMode value random",
+       "info string error: option SearchMode: expected one of puct, probability, argmax, got "
+       "'random'\n"},
       {"setoption name Frobnication value 7",
        "info string error: setoption: unknown option 'Frobnication'\n"},
       {"setoption name EvalFile value /nonexistent.safetensors",

@@ -28,8 +28,6 @@
 
 namespace avocet::engine {
 
-enum class Mode { Argmax, Search };
-
 // How Threads N is spent: on `searching` search threads, the first `split_evaluations` of which
 // run each network evaluation on two threads (nn/helper_thread.h). Two threads on one
 // evaluation make it about 1.7x as fast, with no search overhead, where two search threads
@@ -49,7 +47,6 @@ struct EngineOptions {
   int threads = 1;
   int multipv = 1;
   int move_overhead_ms = 50;
-  Mode mode = Mode::Search;
   search::SearchParameters params;
   int syzygy_probe_limit = search::TablebaseSettings{}.probe_limit;
   bool syzygy_50_move_rule = search::TablebaseSettings{}.rule50;

@@ -33,10 +33,11 @@ class Tablebases;
 
 namespace avocet::search {
 
-// Which tree search plays (UCI option SearchMode): PUCT (puct.h), the default since it beat
+// How the engine plays (UCI option SearchMode): PUCT (puct.h), the default since it beat
 // this file's probability-limited search by SPRT at 10+0.1 (weights/results/
-// 2026-11-28-puct-default.md), or the probability-limited search.
-enum class SearchMode { Probability, Puct };
+// 2026-11-28-puct-default.md); the probability-limited search; or argmax, no search at all
+// (argmax_policy.h: the net's best value, as ChessBench plays).
+enum class SearchMode { Probability, Puct, Argmax };
 
 struct SearchParameters {
   SearchMode mode = SearchMode::Puct;
