@@ -11,7 +11,7 @@
 #include "avocet/chess/position.h"
 #include "avocet/engine/options.h"
 #include "avocet/nn/default_net.h"
-#include "avocet/search/search.h"
+#include "avocet/search/limits.h"
 #include "commands.h"
 
 namespace avocet::cli {

@@ -26,7 +26,8 @@
 
 #include "avocet/engine/engine.h"
 #include "avocet/engine/options.h"
-#include "avocet/search/search.h"
+#include "avocet/search/limits.h"
+#include "avocet/search/parameters.h"
 
 namespace avocet::search {
 struct SearchControl;

@@ -19,7 +19,6 @@
 #include "avocet/cli/progress.h"
 #include "avocet/nn/default_net.h"
 #include "avocet/nn/network.h"
-#include "avocet/search/search.h"
 #include "avocet/suites/epd.h"
 #include "commands.h"
 #include "suite_runner.h"

@@ -41,7 +41,7 @@
 #include "avocet/nn/material_evaluator.h"
 #include "avocet/nn/network.h"
 #include "avocet/search/argmax_policy.h"
-#include "avocet/search/search.h"
+#include "avocet/search/parameters.h"
 #include "avocet/suites/puzzles.h"
 #include "commands.h"
 #include "suite_runner.h"

@@ -13,7 +13,9 @@
 #include "avocet/nn/default_net.h"
 #include "avocet/nn/network.h"
 #include "avocet/search/argmax_policy.h"
+#include "avocet/search/probability_search.h"
 #include "avocet/search/tablebase_root.h"
+#include "avocet/search/value.h"
 
 namespace avocet::engine {
 
@@ -24,13 +26,13 @@ using search::IterationReport;
 using search::kDraw;
 using search::Limits;
 using search::mating_value;
+using search::ProbabilitySearcher;
 using search::PuctSearcher;
 using search::rank_root_moves;
 using search::RootLine;
 using search::sample_line;
 using search::score_moves;
 using search::ScoredMove;
-using search::Searcher;
 using search::SearchMode;
 using search::SearchProgress;
 using search::strength_level;
@@ -429,12 +431,13 @@ IterationReport Engine::search_tree(const GoRequest& request, const TimeBudget& 
   for (int i = 1; i < plan.searching; ++i) {
     helpers.emplace_back([this, tables, i, &evaluator_for] {
       const auto evaluator = evaluator_for(i);
-      Searcher helper(*evaluator, table_, settings_.engine.params, control_, 1, tables);
+      ProbabilitySearcher helper(*evaluator, table_, settings_.engine.params, control_, 1, tables);
       helper.run(searched_game_, Limits{}, nullptr);
     });
   }
   const auto evaluator = evaluator_for(0);
-  Searcher searcher(*evaluator, table_, options.params, control_, options.multipv, tables);
+  ProbabilitySearcher searcher(*evaluator, table_, options.params, control_, options.multipv,
+                               tables);
   IterationReport result = searcher.run(searched_game_, limits, report, std::move(progress));
   control_.stop = true;
   for (auto& h : helpers) h.join();

@@ -64,4 +64,19 @@ float damped_value(const Position& pos, Move m, float value) {
   return damp_by_rule50(value, resets ? 0 : pos.halfmove_clock() + 1);
 }
 
+bool is_repetition_draw(std::span<const uint64_t> earlier, size_t first_after_root, uint64_t key,
+                        int halfmove_clock) {
+  const long n = long(earlier.size());
+  int occurrences = 1;
+  for (long i = n - 2; i >= 0 && i >= n - halfmove_clock; i -= 2) {
+    if (earlier[size_t(i)] != key) continue;
+    if (size_t(i) >= first_after_root || ++occurrences >= 3) return true;
+  }
+  return false;
+}
+
+float damp_by_rule50(float value, int halfmove_clock_after) {
+  return 0.5f + (value - 0.5f) * float(200 - std::clamp(halfmove_clock_after, 0, 100)) / 200.0f;
+}
+
 }  // namespace avocet::search

@@ -1,7 +1,7 @@
 // Time use between iterations: how much of the soft budget the search spends.
 #include <gtest/gtest.h>
 
-#include "avocet/search/search.h"
+#include "avocet/search/probability_search.h"
 
 namespace avocet::search {
 namespace {

@@ -10,7 +10,7 @@
 #include "avocet/engine/engine.h"
 #include "avocet/nn/material_evaluator.h"
 #include "avocet/search/busy_positions.h"
-#include "avocet/search/search.h"
+#include "avocet/search/probability_search.h"
 
 namespace avocet::search {
 namespace {
@@ -72,7 +72,7 @@ std::vector<size_t> evaluation_order(const Position& parent, uint64_t busy, bool
   SearchControl control;
   control.split_work = split_work;
   const BusyPositions::Mark other_thread = control.busy.mark(busy);
-  Searcher searcher(evaluator, table, SearchParameters{}, control);
+  ProbabilitySearcher searcher(evaluator, table, SearchParameters{}, control);
   Limits limits;
   limits.iterations = 7;  // deep enough (theta 0.0008) that the second ply is expanded
   searcher.run(Game(), limits, nullptr);

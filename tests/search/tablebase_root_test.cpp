@@ -11,6 +11,8 @@
 #include "avocet/chess/movegen.h"
 #include "avocet/engine/engine.h"
 #include "avocet/nn/material_evaluator.h"
+#include "avocet/search/probability_search.h"
+#include "avocet/search/value.h"
 
 namespace avocet::search {
 namespace {
@@ -197,8 +199,8 @@ TEST(TablebaseSearch, ProbesAfterCapturesAndCountsTbhits) {
   TranspositionTable table(8);
   SearchControl control;
   control.node_limit = 300;
-  Searcher searcher(evaluator, table, SearchParameters{}, control, 1,
-                    TablebaseSettings{fixture_tables().get(), 7, true});
+  ProbabilitySearcher searcher(evaluator, table, SearchParameters{}, control, 1,
+                               TablebaseSettings{fixture_tables().get(), 7, true});
   const IterationReport report = searcher.run(Game(Position::from_fen(fen)), Limits{}, nullptr);
   EXPECT_EQ(to_uci(report.lines.front().move), "d5c6");
   EXPECT_TRUE(is_tablebase_value(report.lines.front().value)) << report.lines.front().value;
@@ -209,7 +211,7 @@ TEST(TablebaseSearch, ProbesAfterCapturesAndCountsTbhits) {
   SearchControl plain;
   plain.node_limit = 300;
   TranspositionTable table2(8);
-  Searcher without(evaluator, table2, SearchParameters{}, plain);
+  ProbabilitySearcher without(evaluator, table2, SearchParameters{}, plain);
   EXPECT_EQ(without.run(Game(Position::from_fen(fen)), Limits{}, nullptr).tbhits, 0u);
 }
 

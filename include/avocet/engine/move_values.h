@@ -11,7 +11,7 @@
 
 #include "avocet/chess/game.h"
 #include "avocet/nn/evaluator.h"
-#include "avocet/search/search.h"
+#include "avocet/search/parameters.h"
 
 namespace avocet::engine {
 

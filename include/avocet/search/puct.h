@@ -32,7 +32,9 @@
 
 #include "avocet/chess/game.h"
 #include "avocet/nn/evaluator.h"
-#include "avocet/search/search.h"
+#include "avocet/search/limits.h"
+#include "avocet/search/parameters.h"
+#include "avocet/search/report.h"
 #include "avocet/search/transposition_table.h"
 
 namespace avocet::search {
@@ -122,9 +124,9 @@ class PuctSearcher {
 
   // Playouts from the game's current position until a limit or a stop. The report's lines are
   // all root moves, most visited first (a proven win before everything, proven losses last);
-  // `depth` is the mean depth of the playouts, `seldepth` the deepest. Reports come at every
-  // "iteration", each a doubling of the playouts (8, 16, 32, ...), which is also what
-  // Limits::iterations counts (`bench`). `Limits::depth` stops at that mean depth.
+  // Reports come at every "iteration", each a doubling of the playouts (8, 16, 32, ...),
+  // which is what Limits::iterations counts (`bench`) and `depth` reports (report.h);
+  // `seldepth` is the deepest playout. `Limits::depth` stops after that many iterations.
   IterationReport run(const Game& game, const Limits& limits,
                       const std::function<void(const IterationReport&)>& on_iteration,
                       std::function<void(const SearchProgress&)> on_progress = nullptr);

@@ -1,9 +1,9 @@
 // What both searches know about a position besides their trees: the rules' exact results
-// (mate, stalemate, the 50-move rule, dead positions, repetitions), the mates of a lone king
-// and the tables' results after a zeroing move, the network's values through the table's cache, the
-// move probabilities pi(a|s) the network's values give, and the 50-move damping of those values.
-// The probability-limited search (search.h) and PUCT (puct.h) share them, so the two score every
-// exact result alike.
+// (mate, stalemate, the 50-move rule, dead positions, repetitions), the mates of a lone king and
+// the tables' results after a zeroing move, the network's values through the table's cache, the
+// move probabilities pi(a|s) the network's values give, and the 50-move damping of those
+// values. The probability-limited search (probability_search.h) and PUCT (puct.h) share them,
+// so the two score every exact result alike.
 #pragma once
 
 #include <atomic>
@@ -15,7 +15,7 @@
 #include "avocet/chess/movegen.h"
 #include "avocet/chess/position.h"
 #include "avocet/nn/evaluator.h"
-#include "avocet/search/search.h"
+#include "avocet/search/parameters.h"
 #include "avocet/search/transposition_table.h"
 
 namespace avocet::search {
@@ -45,6 +45,24 @@ void move_probabilities(std::span<const float> values, double temperature, std::
 // Q(s, a) for every move of `pos`, as the network gives it, through the table's cache.
 void network_values(nn::Evaluator& evaluator, TranspositionTable& table, const Position& pos,
                     const MoveList& moves, std::span<float> values);
+
+// Stockfish's rule-50 damping, applied to the network's values where the search uses them
+// as values (leaves and move order; pi(a|s) and argmax mode see the net's own): a move that does
+// not reset the 50-move counter has its advantage (value - 0.5) shrunk by halfmove_clock_after /
+// 200. The net rates the quiet moves of a won endgame all close to 1; damped, captures and pawn
+// moves (progress, and the way into the tables) come first, and shuffling towards a draw by the
+// rule costs value.
+float damp_by_rule50(float value, int halfmove_clock_after);
+
+// The search's repetition rule, as Stockfish's: a position that repeats one reached after the
+// root (inside the search) is a draw; one that repeats only positions from before the root,
+// or the root itself, is a draw when this is its third occurrence. A single repetition of the
+// game's history is not a draw: the opponent need not repeat. `earlier` holds the keys of
+// the positions before this one, oldest first (the parent last); those from index
+// `first_after_root` on were reached after the root. Only the last `halfmove_clock` plies can
+// repeat, and only every other ply (same side to move).
+bool is_repetition_draw(std::span<const uint64_t> earlier, size_t first_after_root, uint64_t key,
+                        int halfmove_clock);
 
 // A move's network value with the 50-move damping (damp_by_rule50) for the clock it leaves.
 float damped_value(const Position& pos, Move m, float value);

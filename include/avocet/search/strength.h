@@ -16,7 +16,7 @@
 #include <random>
 #include <span>
 
-#include "avocet/search/search.h"
+#include "avocet/search/report.h"
 
 namespace avocet::search {
 

@@ -1,5 +1,5 @@
 // Search on the deterministic material evaluator (no network).
-#include "avocet/search/search.h"
+#include "avocet/search/probability_search.h"
 
 #include <gtest/gtest.h>
 
@@ -12,7 +12,9 @@
 #include "avocet/chess/movegen.h"
 #include "avocet/nn/material_evaluator.h"
 #include "avocet/search/argmax_policy.h"
+#include "avocet/search/rules.h"
 #include "avocet/search/time_manager.h"
+#include "avocet/search/value.h"
 
 namespace avocet::search {
 namespace {
@@ -29,7 +31,7 @@ Result search_game(const Game& game, uint64_t nodes, bool mop_up = false) {
   TranspositionTable table(16);
   SearchControl control;
   control.node_limit = nodes;
-  Searcher searcher(evaluator, table, SearchParameters{}, control);
+  ProbabilitySearcher searcher(evaluator, table, SearchParameters{}, control);
   const IterationReport report = searcher.run(game, Limits{}, nullptr);
   return {report.lines.front().move, report.lines.front().value, control.nodes.load(),
           report.lines.front().pv};
@@ -43,7 +45,7 @@ struct MaterialSearch {
   nn::MaterialEvaluator evaluator;
   TranspositionTable table{16};
   SearchControl control;
-  Searcher searcher;
+  ProbabilitySearcher searcher;
   std::vector<IterationReport> reports;
 
   IterationReport run(const Game& game, const Limits& limits) {
@@ -62,7 +64,7 @@ TEST(Search, IterationsGoOnToTheLimitAtAnyThresholdFactor) {
   SearchControl control;
   SearchParameters params;
   params.threshold_factor = 0.97;
-  Searcher searcher(evaluator, table, params, control);
+  ProbabilitySearcher searcher(evaluator, table, params, control);
   Limits limits;
   limits.iterations = 70;
   const IterationReport report = searcher.run(Game(), limits, nullptr);
@@ -70,7 +72,7 @@ TEST(Search, IterationsGoOnToTheLimitAtAnyThresholdFactor) {
 
   // Bare kings: every line is a draw at once, so the iterations end at the smallest theta.
   SearchControl solved_control;
-  Searcher solved(evaluator, table, SearchParameters{}, solved_control);
+  ProbabilitySearcher solved(evaluator, table, SearchParameters{}, solved_control);
   const IterationReport draw =
       solved.run(Game(Position::from_fen("8/8/8/4k3/8/8/8/4K3 w - - 0 1")), Limits{}, nullptr);
   EXPECT_EQ(draw.lines.front().value, kDraw);
@@ -135,7 +137,7 @@ TEST(Search, ReportsPliesWithSeldepthCoveringEveryLine) {
   nn::MaterialEvaluator evaluator;
   TranspositionTable table(16);
   SearchControl control;
-  Searcher searcher(evaluator, table, SearchParameters{}, control, 3);
+  ProbabilitySearcher searcher(evaluator, table, SearchParameters{}, control, 3);
   Limits limits;
   limits.iterations = 6;
   std::vector<IterationReport> reports;
@@ -443,7 +445,7 @@ TEST(Search, SearchmovesRestrictTheRoot) {
   TranspositionTable table(1);
   SearchControl control;
   control.node_limit = 500;
-  Searcher searcher(evaluator, table, SearchParameters{}, control);
+  ProbabilitySearcher searcher(evaluator, table, SearchParameters{}, control);
   Limits limits;
   limits.searchmoves = {parse_uci(game.position(), "a2a3"), parse_uci(game.position(), "h2h4")};
   const IterationReport report = searcher.run(game, limits, nullptr);

@@ -8,7 +8,9 @@
 
 #include "avocet/chess/move_text.h"
 #include "avocet/nn/material_evaluator.h"
-#include "avocet/search/search.h"
+#include "avocet/search/probability_search.h"
+#include "avocet/search/rules.h"
+#include "avocet/search/value.h"
 
 namespace avocet::search {
 namespace {
@@ -18,7 +20,7 @@ IterationReport search_one_iteration(const Game& game, const SearchParameters& p
   nn::MaterialEvaluator evaluator;
   TranspositionTable table(16);
   SearchControl control;
-  Searcher searcher(evaluator, table, params, control);
+  ProbabilitySearcher searcher(evaluator, table, params, control);
   Limits limits;
   limits.iterations = 1;
   limits.searchmoves = std::move(searchmoves);

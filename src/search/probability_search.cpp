@@ -1,4 +1,4 @@
-#include "avocet/search/search.h"
+#include "avocet/search/probability_search.h"
 
 #include <algorithm>
 #include <cassert>
@@ -8,6 +8,7 @@
 #include "avocet/chess/exchange.h"
 #include "avocet/chess/movegen.h"
 #include "avocet/search/rules.h"
+#include "avocet/search/value.h"
 #include "avocet/syzygy/tablebase.h"
 
 namespace avocet::search {
@@ -20,18 +21,9 @@ double soft_time_factor(bool best_move_changed, float value_drop, int iterations
   return 1.0;
 }
 
-bool SearchControl::should_stop() const {
-  if (stop.load(std::memory_order_relaxed)) return true;
-  if (nodes.load(std::memory_order_relaxed) >= node_limit) return true;
-  const int64_t deadline = deadline_ns.load(std::memory_order_relaxed);
-  if (deadline == 0 || pondering.load(std::memory_order_relaxed)) return false;
-  const auto now = std::chrono::steady_clock::now().time_since_epoch();
-  return std::chrono::duration_cast<std::chrono::nanoseconds>(now).count() >= deadline;
-}
-
-Searcher::Searcher(nn::Evaluator& evaluator, TranspositionTable& table,
-                   const SearchParameters& params, SearchControl& control, int multipv,
-                   TablebaseSettings tablebases)
+ProbabilitySearcher::ProbabilitySearcher(nn::Evaluator& evaluator, TranspositionTable& table,
+                                         const SearchParameters& params, SearchControl& control,
+                                         int multipv, TablebaseSettings tablebases)
     : evaluator_(evaluator),
       table_(table),
       params_(params),
@@ -39,38 +31,24 @@ Searcher::Searcher(nn::Evaluator& evaluator, TranspositionTable& table,
       multipv_(std::max(1, multipv)),
       tablebases_(tablebases) {}
 
-bool is_repetition_draw(std::span<const uint64_t> earlier, size_t first_after_root, uint64_t key,
-                        int halfmove_clock) {
-  const long n = long(earlier.size());
-  int occurrences = 1;
-  for (long i = n - 2; i >= 0 && i >= n - halfmove_clock; i -= 2) {
-    if (earlier[size_t(i)] != key) continue;
-    if (size_t(i) >= first_after_root || ++occurrences >= 3) return true;
-  }
-  return false;
-}
-
-std::optional<float> Searcher::rule_value(const Position& pos, int ply,
-                                          const MoveList& moves) const {
+std::optional<float> ProbabilitySearcher::rule_value(const Position& pos, int ply,
+                                                     const MoveList& moves) const {
   // keys_ ends with the parent.
   return search::rule_value(pos, ply, moves, keys_, root_index_ + 1);
 }
 
-std::optional<float> Searcher::tablebase_value(const Position& pos, int ply) const {
+std::optional<float> ProbabilitySearcher::tablebase_value(const Position& pos, int ply) const {
   return ending_value(pos, ply, tablebases_, control_.tbhits);
 }
 
-float damp_by_rule50(float value, int halfmove_clock_after) {
-  return 0.5f + (value - 0.5f) * float(200 - std::clamp(halfmove_clock_after, 0, 100)) / 200.0f;
-}
-
-void Searcher::network_values(const Position& pos, const MoveList& moves, std::span<float> values) {
+void ProbabilitySearcher::network_values(const Position& pos, const MoveList& moves,
+                                         std::span<float> values) {
   search::network_values(evaluator_, table_, pos, moves, values);
 }
 
-float Searcher::leaf_value(const Position& pos, Move move, const Position& child,
-                           double probability, float q, float alpha, float beta, int ply,
-                           int extensions_left) {
+float ProbabilitySearcher::leaf_value(const Position& pos, Move move, const Position& child,
+                                      double probability, float q, float alpha, float beta, int ply,
+                                      int extensions_left) {
   // Forcing: a check, or a capture or promotion that SEE says wins material. The expanded child
   // has probability theta, so an only move out of a check is searched in turn (theta * 1);
   // when there are several evasions, the checked side's own values judge them.
@@ -82,8 +60,9 @@ float Searcher::leaf_value(const Position& pos, Move move, const Position& child
   return known ? 1.0f - *known : q;
 }
 
-std::optional<float> Searcher::table_cutoff(uint64_t key, float budget, float alpha, float beta,
-                                            int ply, Move& table_move) const {
+std::optional<float> ProbabilitySearcher::table_cutoff(uint64_t key, float budget, float alpha,
+                                                       float beta, int ply,
+                                                       Move& table_move) const {
   const auto hit = table_.probe_result(key);
   if (!hit) return std::nullopt;
   table_move = hit->best;
@@ -95,8 +74,8 @@ std::optional<float> Searcher::table_cutoff(uint64_t key, float budget, float al
   return std::nullopt;
 }
 
-float Searcher::search(const Position& pos, double probability, float alpha, float beta, int ply,
-                       int extensions_left) {
+float ProbabilitySearcher::search(const Position& pos, double probability, float alpha, float beta,
+                                  int ply, int extensions_left) {
   // The window may arrive empty (alpha == beta): 1 - x in float maps two values an ulp apart to
   // one, so a parent's window one ulp wide flips into none. That is a null-window search,
   // whose result is a bound the table stores as such: at least beta, or at most alpha.
@@ -178,7 +157,7 @@ float Searcher::search(const Position& pos, double probability, float alpha, flo
   return best;
 }
 
-size_t Searcher::search_root(const Position& pos, std::vector<RootLine>& lines) {
+size_t ProbabilitySearcher::search_root(const Position& pos, std::vector<RootLine>& lines) {
   // The root is expanded every iteration: it counts as a node, as every expansion does.
   control_.nodes.fetch_add(1, std::memory_order_relaxed);
   const MoveList all = legal_moves(pos);
@@ -220,7 +199,7 @@ size_t Searcher::search_root(const Position& pos, std::vector<RootLine>& lines) 
   return values.size();
 }
 
-std::vector<Move> Searcher::principal_variation(const Position& root, Move first) const {
+std::vector<Move> ProbabilitySearcher::principal_variation(const Position& root, Move first) const {
   // The line ends with the move after which the search's rule scores a repetition as a draw
   // (see is_repetition_draw): GUIs reject moves after a threefold repetition, and the line
   // would only go round again.
@@ -242,8 +221,8 @@ std::vector<Move> Searcher::principal_variation(const Position& root, Move first
   return pv;
 }
 
-std::vector<RootLine> Searcher::root_lines(const Position& root,
-                                           const std::vector<Move>& searchmoves) {
+std::vector<RootLine> ProbabilitySearcher::root_lines(const Position& root,
+                                                      const std::vector<Move>& searchmoves) {
   std::vector<RootLine> lines;
   const MoveList all = legal_moves(root);
   for (Move m : all)
@@ -266,8 +245,9 @@ std::vector<RootLine> Searcher::root_lines(const Position& root,
   return lines;
 }
 
-IterationReport Searcher::report_of(const Position& root, const std::vector<RootLine>& lines,
-                                    int iterations) const {
+IterationReport ProbabilitySearcher::report_of(const Position& root,
+                                               const std::vector<RootLine>& lines,
+                                               int iterations) const {
   IterationReport report;
   report.iterations = iterations;
   report.nodes = control_.nodes.load();
@@ -289,10 +269,10 @@ int nominal_depth(double theta) {
   return std::max(1, int(std::floor(-std::log2(theta) + 1e-9)));
 }
 
-bool Searcher::enough_iterations(const Limits& limits, int iterations,
-                                 const std::vector<RootLine>& lines, bool best_move_changed,
-                                 float value_drop, int iterations_unchanged,
-                                 std::chrono::steady_clock::time_point search_start) const {
+bool ProbabilitySearcher::enough_iterations(
+    const Limits& limits, int iterations, const std::vector<RootLine>& lines,
+    bool best_move_changed, float value_drop, int iterations_unchanged,
+    std::chrono::steady_clock::time_point search_start) const {
   if (limits.iterations && iterations >= *limits.iterations) return true;
   if (limits.depth && depth_ >= *limits.depth) return true;
   const float best = lines.front().value;
@@ -311,9 +291,10 @@ bool Searcher::enough_iterations(const Limits& limits, int iterations,
   return control_.should_stop();
 }
 
-IterationReport Searcher::run(const Game& game, const Limits& limits,
-                              const std::function<void(const IterationReport&)>& on_iteration,
-                              std::function<void(const SearchProgress&)> on_progress) {
+IterationReport ProbabilitySearcher::run(
+    const Game& game, const Limits& limits,
+    const std::function<void(const IterationReport&)>& on_iteration,
+    std::function<void(const SearchProgress&)> on_progress) {
   on_progress_ = std::move(on_progress);
   const Position& root = game.position();
   keys_ = game.recent_keys();
