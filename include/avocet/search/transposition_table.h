@@ -68,8 +68,11 @@ class TranspositionTable {
 
   size_t megabytes_ = 0;
 
-  Entry& slot(uint64_t key) const { return entries_[key % entries_.size()]; }
-  std::mutex& lock(uint64_t key) const { return locks_[key % locks_.size()]; }
+  size_t index(uint64_t key) const { return key % entries_.size(); }
+  Entry& slot(uint64_t key) const { return entries_[index(key)]; }
+  // By the slot, not the key: two keys that share a slot must share its lock (the table's size
+  // is no multiple of the stripes, so keys equal modulo it can differ modulo 256).
+  std::mutex& lock(uint64_t key) const { return locks_[index(key) % locks_.size()]; }
 
   mutable std::vector<Entry> entries_;
   mutable std::array<std::mutex, 256> locks_;
