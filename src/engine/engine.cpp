@@ -411,12 +411,15 @@ IterationReport Engine::search_tree(const GoRequest& request, const TimeBudget& 
   // that they split a node's moves instead of evaluating the same positions. Search thread i
   // evaluates on two threads when i < plan.split_evaluations (see ThreadPlan).
   if (plays_puct(options)) {
-    // One tree, one search thread; Threads 2 or more split each evaluation over two threads,
-    // and the threads beyond two wait (gathering leaves with virtual loss is still to come).
+    // One tree: every thread plays out in it with its own evaluator (PuctSearcher::add_helper).
     const auto evaluator = factory_();
-    evaluator->set_threads(options.threads >= 2 ? 2 : 1);
     PuctSearcher searcher(*evaluator, table_, puct_tree_, options.params, control_, options.multipv,
                           tables);
+    std::vector<std::unique_ptr<nn::Evaluator>> helpers;
+    for (int i = 1; i < options.threads; ++i) {
+      helpers.push_back(factory_());
+      searcher.add_helper(*helpers.back());
+    }
     IterationReport result = searcher.run(searched_game_, limits, report, std::move(progress));
     if (result.iterations == 0) report(result);
     return result;

@@ -218,8 +218,10 @@ std::vector<OptionSpec> make_specs() {
       engine_spin(option_name::kHash, 1, 65536, &EngineOptions::hash_mb,
                   "transposition table size in MB"),
       button("Clear Hash", clear_hash, "empty the transposition table"),
-      engine_spin(option_name::kThreads, 1, 256, &EngineOptions::threads,
-                  "threads; each pair shares the network evaluations of one search thread"),
+      engine_spin(
+          option_name::kThreads, 1, 256, &EngineOptions::threads,
+          "threads: under PUCT each plays out in one shared tree; under the probability-limited "
+          "search each pair shares the network evaluations of one search thread"),
       engine_spin("MultiPV", 1, 256, &EngineOptions::multipv, "number of best lines to report"),
       protocol_check("Ponder", &ProtocolOptions::ponder,
                      "think on the opponent's time (go ponder)"),

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cassert>
 #include <cmath>
+#include <thread>
 
 #include "avocet/chess/movegen.h"
 #include "avocet/search/lone_king_mates.h"
@@ -61,12 +62,12 @@ bool grow_within(std::vector<T>& v, size_t extra, size_t bytes) {
 
 }  // namespace
 
-bool PuctTree::make_room(size_t edges) {
+bool PuctTree::make_room(size_t edges, size_t nodes) {
   const size_t node_bytes = nodes_.capacity() * sizeof(Node);
   const size_t edge_bytes = edges_.capacity() * sizeof(Edge);
   if (node_bytes + edge_bytes > capacity_bytes_) return false;
   // Each array may grow into what the other leaves free.
-  return grow_within(nodes_, 1, capacity_bytes_ - edge_bytes) &&
+  return grow_within(nodes_, nodes, capacity_bytes_ - edge_bytes) &&
          grow_within(edges_, edges, capacity_bytes_ - nodes_.capacity() * sizeof(Node));
 }
 
@@ -142,33 +143,62 @@ void PuctTree::keep_subtree(uint32_t index) {
 PuctSearcher::PuctSearcher(nn::Evaluator& evaluator, TranspositionTable& table, PuctTree& tree,
                            const SearchParameters& params, SearchControl& control, int multipv,
                            TablebaseSettings tablebases)
-    : evaluator_(evaluator),
-      table_(table),
+    : table_(table),
       tree_(tree),
       params_(params),
       control_(control),
       multipv_(std::max(1, multipv)),
-      tablebases_(tablebases) {}
+      tablebases_(tablebases) {
+  workers_.push_back({&evaluator, {}, {}});
+}
+
+void PuctSearcher::add_helper(nn::Evaluator& evaluator) {
+  workers_.push_back({&evaluator, {}, {}});
+}
 
 uint64_t PuctSearcher::playouts_for_iterations(int iterations) {
   assert(iterations >= 1 && iterations < 58);
   return kFirstIterationPlayouts << (iterations - 1);
 }
 
-float PuctSearcher::add_edges(Node& node, const Position& pos, const MoveList& moves,
-                              const std::vector<Move>& only) {
-  std::array<float, MoveList::kCapacity> values;
-  network_values(evaluator_, table_, pos, moves, {values.data(), moves.size()});
+PuctSearcher::Leaf PuctSearcher::evaluate_leaf(Worker& worker, const Position& pos) {
+  Leaf leaf;
+  leaf.moves = legal_moves(pos);
+  // keys ends with the parent. Values are relative to the node (ply 0).
+  leaf.exact = rule_value(pos, 0, leaf.moves, worker.keys, root_index_ + 1);
+  leaf.by_repetition = leaf.exact && !leaf.moves.empty() && pos.halfmove_clock() < 100 &&
+                       !is_insufficient_material(pos);
+  if (!leaf.exact) leaf.exact = ending_value(pos, 0, tablebases_, control_.tbhits);
+  if (!leaf.exact) network_leaf(worker, pos, leaf);
+  return leaf;
+}
+
+void PuctSearcher::network_leaf(Worker& worker, const Position& pos, Leaf& leaf) {
+  network_values(*worker.evaluator, table_, pos, leaf.moves,
+                 {leaf.values.data(), leaf.moves.size()});
   // As the table keeps them, whether they came from it or from the net: a node expanded from
   // the cache then gets the values a fresh one gets, and a kept tree matches a fresh search.
-  for (size_t i = 0; i < moves.size(); ++i) values[i] = TranspositionTable::as_stored(values[i]);
+  for (size_t i = 0; i < leaf.moves.size(); ++i)
+    leaf.values[i] = TranspositionTable::as_stored(leaf.values[i]);
+}
+
+float PuctSearcher::leaf_value(const Position& pos, const Leaf& leaf) {
+  if (leaf.exact) return *leaf.exact;
+  float best = 0.0f;
+  for (size_t i = 0; i < leaf.moves.size(); ++i)
+    best = std::max(best, damped_value(pos, leaf.moves[i], leaf.values[i]));
+  return best;
+}
+
+float PuctSearcher::add_edges(Node& node, const Position& pos, const Leaf& leaf,
+                              const std::vector<Move>& only) {
   std::array<float, MoveList::kCapacity> kept_values;
   std::array<Move, MoveList::kCapacity> kept;
   size_t count = 0;
-  for (size_t i = 0; i < moves.size(); ++i) {
-    if (!only.empty() && std::find(only.begin(), only.end(), moves[i]) == only.end()) continue;
-    kept[count] = moves[i];
-    kept_values[count++] = values[i];
+  for (size_t i = 0; i < leaf.moves.size(); ++i) {
+    if (!only.empty() && std::find(only.begin(), only.end(), leaf.moves[i]) == only.end()) continue;
+    kept[count] = leaf.moves[i];
+    kept_values[count++] = leaf.values[i];
   }
   std::array<float, MoveList::kCapacity> priors;
   move_probabilities({kept_values.data(), count}, params_.prior_temperature,
@@ -188,24 +218,20 @@ float PuctSearcher::add_edges(Node& node, const Position& pos, const MoveList& m
   return best;
 }
 
-float PuctSearcher::expand(uint32_t index, const Position& pos) {
-  const MoveList moves = legal_moves(pos);
-  // keys_ ends with the parent. Values are relative to the node (ply 0).
-  std::optional<float> exact = rule_value(pos, 0, moves, keys_, root_index_ + 1);
-  const bool by_repetition =
-      exact && !moves.empty() && pos.halfmove_clock() < 100 && !is_insufficient_material(pos);
-  if (!exact) exact = ending_value(pos, 0, tablebases_, control_.tbhits);
-  if (exact) {
-    Node& node = tree_.nodes_[index];
-    node.exact = *exact;
-    node.terminal = true;
-    node.by_repetition = by_repetition;
-    node.visits = 1;
-    return *exact;
-  }
+std::optional<float> PuctSearcher::commit_leaf(uint32_t index, const Position& pos,
+                                               const Leaf& leaf) {
   Node node;
   node.visits = 1;
-  const float value = add_edges(node, pos, moves, {});
+  if (leaf.exact) {
+    node.exact = *leaf.exact;
+    node.terminal = true;
+    node.by_repetition = leaf.by_repetition;
+    tree_.nodes_[index] = node;
+    return *leaf.exact;
+  }
+  // Another thread's expansion may have taken the room this one's descent made.
+  if (!tree_.make_room(leaf.moves.size(), 0)) return std::nullopt;
+  const float value = add_edges(node, pos, leaf, {});
   tree_.nodes_[index] = node;
   return value;
 }
@@ -244,76 +270,106 @@ size_t PuctSearcher::select(const Node& node) const {
   return best;
 }
 
-float PuctSearcher::evaluate_without_keeping(const Position& pos) {
-  // expand()'s value, computed beside the tree: a full tree must not grow even for a moment.
-  const MoveList moves = legal_moves(pos);
-  std::optional<float> exact = rule_value(pos, 0, moves, keys_, root_index_ + 1);
-  if (!exact) exact = ending_value(pos, 0, tablebases_, control_.tbhits);
-  if (exact) return *exact;
-  std::array<float, MoveList::kCapacity> values;
-  network_values(evaluator_, table_, pos, moves, {values.data(), moves.size()});
-  float best = 0.0f;
-  for (size_t i = 0; i < moves.size(); ++i)
-    best = std::max(best, damped_value(pos, moves[i], TranspositionTable::as_stored(values[i])));
-  return best;
-}
-
-void PuctSearcher::playout(const Position& root) {
-  Position pos = root;
-  keys_.resize(root_index_);
-  keys_.push_back(root.key());
-  path_.clear();
+PuctSearcher::Descent PuctSearcher::descend(Worker& worker, const Position& root) {
+  Descent descent;
+  descent.pos = root;
+  worker.keys.resize(root_index_);
+  worker.keys.push_back(root.key());
+  worker.path.clear();
   uint32_t index = 0;
-  float value = 0;  // for the side to move at the playout's last node
   for (;;) {
     Node& node = tree_.nodes_[index];
     if (!std::isnan(node.exact)) {  // the rules', the tables' or a proof: nothing to expand
-      value = node.exact;
+      descent.kind = Descent::Exact;
+      descent.value = node.exact;
       ++node.visits;
-      break;
+      return descent;
     }
     const uint32_t e = node.first_edge + uint32_t(select(node));
-    if (path_.empty()) {
-      progress_.currmove = tree_.edges_[e].move;
+    // The visit counts now, its value at the backup: until then the move counts as a visit
+    // worth 0 for the side choosing it (a virtual loss), so that other threads choose
+    // elsewhere. A node's counts are read only when choosing at it, so one thread alone
+    // chooses exactly as if each visit were counted at its backup.
+    ++node.visits;
+    Edge& edge = tree_.edges_[e];
+    ++edge.visits;
+    if (&worker == &workers_.front() && worker.path.empty()) {
+      progress_.currmove = edge.move;
       progress_.currmovenumber = int(e - node.first_edge) + 1;
     }
-    path_.push_back({index, e});
-    pos.play(tree_.edges_[e].move);
-    const uint32_t child = tree_.edges_[e].child;
+    worker.path.push_back({index, e});
+    descent.pos.play(edge.move);
+    const uint32_t child = edge.child;
     if (child == 0) {
       if (!tree_.make_room(MoveList::kCapacity)) {
-        value = evaluate_without_keeping(pos);
+        descent.kind = Descent::Outside;
         tree_full_ = true;
-        break;
+        return descent;
       }
-      const uint32_t created = uint32_t(tree_.nodes_.size());
-      tree_.nodes_.emplace_back();  // `node` is not used beyond here
-      value = expand(created, pos);
-      tree_.edges_[e].child = created;
-      break;
+      descent.kind = Descent::Expand;
+      descent.index = uint32_t(tree_.nodes_.size());
+      tree_.nodes_.emplace_back().pending = true;  // `node` and `edge` are not used beyond here
+      tree_.edges_[e].child = descent.index;
+      return descent;
+    }
+    if (tree_.nodes_[child].pending) {  // another thread is expanding it
+      descent.kind = Descent::Collision;
+      return descent;
     }
     index = child;
-    keys_.push_back(pos.key());
+    worker.keys.push_back(descent.pos.key());
   }
-  seldepth_ = std::max(seldepth_, int(path_.size()));
+}
+
+void PuctSearcher::back_up(const Worker& worker, float value) {
   // The leaf's value for its side to move, and the best of its moves' (the same for a new
   // node; for a known result, its exact value).
+  seldepth_ = std::max(seldepth_, int(worker.path.size()));
   float minimax = value;
-  for (size_t i = path_.size(); i-- > 0;) {
-    value = 1.0f - value;  // now for the side to move at path_[i].node
-    Edge& edge = tree_.edges_[path_[i].edge];
-    ++edge.visits;
+  for (size_t i = worker.path.size(); i-- > 0;) {
+    value = 1.0f - value;  // now for the side to move at path[i].node
+    Edge& edge = tree_.edges_[worker.path[i].edge];
     edge.value_sum += value;
     edge.minimax = 1.0f - minimax;
-    Node& node = tree_.nodes_[path_[i].node];
-    ++node.visits;
+    Node& node = tree_.nodes_[worker.path[i].node];
     tree_.update_proof(node);
     minimax = best_edge_value(node);
   }
-  if (on_progress_) {
-    progress_.nodes = control_.nodes.load(std::memory_order_relaxed);
-    on_progress_(progress_);
+}
+
+void PuctSearcher::take_back(const Worker& worker) {
+  for (const Step& step : worker.path) {
+    --tree_.edges_[step.edge].visits;
+    --tree_.nodes_[step.node].visits;
   }
+}
+
+bool PuctSearcher::playout(Worker& worker, const Position& root) {
+  std::unique_lock lock(tree_mutex_);
+  const Descent descent = descend(worker, root);
+  if (descent.kind == Descent::Exact) {
+    back_up(worker, descent.value);
+    return true;
+  }
+  if (descent.kind == Descent::Collision) {
+    take_back(worker);
+    return false;
+  }
+  // The network's pass, the rules and the tables, outside the lock: the other threads descend
+  // meanwhile. (Indices into the tree stay valid while its arrays grow; references do not.)
+  lock.unlock();
+  const Leaf leaf = evaluate_leaf(worker, descent.pos);
+  lock.lock();
+  std::optional<float> value;
+  if (descent.kind == Descent::Expand) {
+    value = commit_leaf(descent.index, descent.pos, leaf);
+    if (!value) {  // no room after all: the placeholder stays unreachable, the value is used
+      tree_.edges_[worker.path.back().edge].child = 0;
+      tree_full_ = true;
+    }
+  }
+  back_up(worker, value ? *value : leaf_value(descent.pos, leaf));
+  return true;
 }
 
 bool PuctSearcher::prepare_root(const Game& game, const std::vector<Move>& given_searchmoves) {
@@ -363,10 +419,12 @@ bool PuctSearcher::prepare_root(const Game& game, const std::vector<Move>& given
   // moves restricted to `searchmoves`. Its pass counts as a node, as every expansion does.
   Node node;
   node.visits = 1;
-  const MoveList legal = legal_moves(root);
+  Leaf leaf;
+  leaf.moves = legal_moves(root);
+  network_leaf(workers_.front(), root, leaf);
   control_.nodes.fetch_add(1, std::memory_order_relaxed);
-  tree_.make_room(legal.size());  // set_capacity leaves room for a root at least
-  add_edges(node, root, legal, searchmoves);
+  tree_.make_room(leaf.moves.size());  // set_capacity leaves room for a root at least
+  add_edges(node, root, leaf, searchmoves);
   tree_.nodes_.push_back(node);
   return node.edge_count > 0;
 }
@@ -479,9 +537,52 @@ bool PuctSearcher::enough(const Limits& limits, int iterations,
   // The best move can no longer change: the runner-up cannot catch up with the playouts the
   // budget has left at this search's rate.
   const double searched = std::chrono::duration<double>(now - search_start).count();
-  if (contested || !second || searched <= 0 || playouts_ < 64) return false;
-  const double left = double(playouts_) / searched * (budget - elapsed).count();
+  const uint64_t playouts = playouts_.load(std::memory_order_relaxed);
+  if (contested || !second || searched <= 0 || playouts < 64) return false;
+  const double left = double(playouts) / searched * (budget - elapsed).count();
   return double(most->visits - second->visits) > left;
+}
+
+Move PuctSearcher::best_root_move() const {
+  const Node& node = tree_.nodes_[0];
+  const Edge* best = nullptr;
+  for (uint32_t i = 0; i < node.edge_count; ++i) {
+    const Edge& edge = tree_.edges_[node.first_edge + i];
+    if (!best || better_root_edge(edge, *best)) best = &edge;
+  }
+  return best ? best->move : Move();
+}
+
+bool PuctSearcher::reserve_playout() {
+  // Counted before it runs, so that `go nodes N` never reports more than N, and the helpers
+  // never play beyond the iterations asked for.
+  if (started_.fetch_add(1, std::memory_order_relaxed) < playout_cap_) {
+    if (control_.nodes.fetch_add(1, std::memory_order_relaxed) < control_.node_limit) return true;
+    control_.nodes.fetch_sub(1, std::memory_order_relaxed);
+  }
+  started_.fetch_sub(1, std::memory_order_relaxed);
+  return false;
+}
+
+void PuctSearcher::release_playout() {
+  started_.fetch_sub(1, std::memory_order_relaxed);
+  control_.nodes.fetch_sub(1, std::memory_order_relaxed);
+}
+
+void PuctSearcher::help(Worker& worker, const Position& root, const std::atomic<bool>& done) {
+  while (!done.load(std::memory_order_relaxed) && !control_.should_stop()) {
+    {
+      const std::lock_guard lock(tree_mutex_);
+      if (!std::isnan(tree_.nodes_[0].exact)) return;  // proven: nothing left to find
+    }
+    if (!reserve_playout()) return;
+    if (playout(worker, root)) {
+      playouts_.fetch_add(1, std::memory_order_relaxed);
+    } else {
+      release_playout();
+      std::this_thread::yield();  // the node it met is being expanded
+    }
+  }
 }
 
 IterationReport PuctSearcher::run(const Game& game, const Limits& limits,
@@ -489,47 +590,80 @@ IterationReport PuctSearcher::run(const Game& game, const Limits& limits,
                                   std::function<void(const SearchProgress&)> on_progress) {
   on_progress_ = std::move(on_progress);
   playouts_ = 0;
+  started_ = 0;
+  // `go depth` and `bench`'s iterations end at a known number of playouts.
+  const std::optional<int> iteration_limit = limits.depth && limits.iterations
+                                                 ? std::min(*limits.depth, *limits.iterations)
+                                             : limits.depth ? limits.depth
+                                                            : limits.iterations;
+  playout_cap_ = iteration_limit && *iteration_limit >= 1 && *iteration_limit < 58
+                     ? playouts_for_iterations(*iteration_limit)
+                     : UINT64_MAX;
   seldepth_ = 0;
   tree_full_ = false;
-  keys_ = game.recent_keys();
-  root_index_ = keys_.size();
+  for (Worker& worker : workers_) worker.keys = game.recent_keys();
+  root_index_ = game.recent_keys().size();
   const Position& root = game.position();
   if (!prepare_root(game, limits.searchmoves)) return IterationReport{};
   const auto search_start = std::chrono::steady_clock::now();
+  std::atomic<bool> done{false};
+  std::vector<std::thread> helpers;
+  for (size_t i = 1; i < workers_.size(); ++i)
+    helpers.emplace_back([this, i, &root, &done] { help(workers_[i], root, done); });
+  Worker& own = workers_.front();
   int iterations = 0;
   // Between iterations (doublings, so rare in a long analysis) the lines are also sent once a
   // second and when the best move changes, at most every 100 ms, as Lc0 sends them.
   auto last_report = search_start;
   Move reported_best;
-  const auto best_root_move = [this] {
-    const Node& node = tree_.nodes_[0];
-    const Edge* best = nullptr;
-    for (uint32_t i = 0; i < node.edge_count; ++i) {
-      const Edge& edge = tree_.edges_[node.first_edge + i];
-      if (!best || better_root_edge(edge, *best)) best = &edge;
+  std::unique_lock lock(tree_mutex_, std::defer_lock);
+  for (;;) {
+    if (control_.should_stop()) break;
+    lock.lock();
+    const bool proven = !std::isnan(tree_.nodes_[0].exact);
+    lock.unlock();
+    if (proven || !reserve_playout()) break;
+    if (!playout(own, root)) {
+      release_playout();
+      std::this_thread::yield();
+      continue;
     }
-    return best ? best->move : Move();
-  };
-  while (!control_.should_stop() && std::isnan(tree_.nodes_[0].exact)) {
-    // A playout is counted before it runs, so that `go nodes N` never reports more than N.
-    control_.nodes.fetch_add(1, std::memory_order_relaxed);
-    playout(root);
-    ++playouts_;
-    const bool iteration_ends = playouts_ == playouts_for_iterations(iterations + 1);
-    if (iteration_ends) ++iterations;
+    const uint64_t playouts = playouts_.fetch_add(1, std::memory_order_relaxed) + 1;
+    bool iteration_ends = false;
+    while (iterations < 57 && playouts >= playouts_for_iterations(iterations + 1)) {
+      ++iterations;
+      iteration_ends = true;
+    }
+    // What is sent is taken with the tree locked and sent with it released, so that a slow
+    // reader holds up no helper.
+    lock.lock();
+    const SearchProgress progress = progress_;
+    std::optional<IterationReport> lines;
     if (on_iteration && iterations > 0) {
       const auto now = std::chrono::steady_clock::now();
       const Move best = best_root_move();
       const bool best_changed = !reported_best.is_none() && best != reported_best &&
                                 now - last_report >= std::chrono::milliseconds(100);
       if (iteration_ends || best_changed || now - last_report >= std::chrono::seconds(1)) {
-        on_iteration(report(iterations));
+        lines = report(iterations);
         last_report = now;
         reported_best = best;
       }
     }
-    if (enough(limits, iterations, search_start)) break;
+    const bool stop = enough(limits, iterations, search_start);
+    lock.unlock();
+    if (on_progress_) {
+      SearchProgress sent = progress;
+      sent.nodes = control_.nodes.load(std::memory_order_relaxed);
+      on_progress_(sent);
+    }
+    if (lines) on_iteration(*lines);
+    if (stop) break;
   }
+  done = true;
+  for (std::thread& helper : helpers) helper.join();
+  // The helpers may have finished iterations after the search's own thread stopped counting.
+  while (iterations < 57 && playouts_ >= playouts_for_iterations(iterations + 1)) ++iterations;
   return report(iterations);
 }
 

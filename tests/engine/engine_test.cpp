@@ -75,12 +75,12 @@ TEST(Engine, HashIsOneBudgetForTheTableAndTheTree) {
 
 // SearchMode puct through the engine: every best move is legal in the position searched, as the
 // game goes on (its tree kept), after a position that does not continue the tree's game, and
-// after a new game; Threads 2 splits its evaluations.
+// after a new game; Threads 3 plays out in one tree on three threads.
 TEST(Engine, PuctPlaysOnlyLegalMovesAsTheGameGoesOn) {
   Engine engine([] { return std::make_unique<nn::MaterialEvaluator>(); }, "material");
   Settings settings = engine.settings();
   settings.engine.params.mode = search::SearchMode::Puct;
-  settings.engine.threads = 2;
+  settings.engine.threads = 3;
   settings.engine.hash_mb = 8;
   engine.configure(settings);
   const auto play = [&engine](const Game& game) {

@@ -7,6 +7,7 @@
 
 #include <array>
 #include <chrono>
+#include <filesystem>
 #include <sstream>
 #include <thread>
 #include <tuple>

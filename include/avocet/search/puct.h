@@ -1,5 +1,5 @@
 // PUCT: a Monte Carlo tree search in the style of AlphaZero and Leela Chess Zero, guided by the
-// action-value network (SearchMode puct; search.h's probability-limited search is the other).
+// action-value network (SearchMode puct; probability_search.h's is the other).
 //
 // Each playout walks from the root to a leaf, choosing at every node the move with the highest
 //
@@ -24,13 +24,18 @@
 // search from it would.
 #pragma once
 
+#include <array>
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <functional>
 #include <limits>
+#include <mutex>
+#include <optional>
 #include <vector>
 
 #include "avocet/chess/game.h"
+#include "avocet/chess/movegen.h"
 #include "avocet/nn/evaluator.h"
 #include "avocet/search/limits.h"
 #include "avocet/search/parameters.h"
@@ -88,6 +93,7 @@ class PuctTree {
     float exact = std::numeric_limits<float>::quiet_NaN();
     bool terminal = false;       // its value is the rules' or the tables' (it has no edges)
     bool by_repetition = false;  // a draw by repetition, which depends on the path to it
+    bool pending = false;        // a thread is evaluating it; its fields are not set yet
   };
   // The sizes the Hash budget is reckoned in (engine/README.md).
   static_assert(sizeof(Edge) == 32, "an edge is 32 bytes");
@@ -97,10 +103,10 @@ class PuctTree {
   // are dropped too (the path to them changed: a position repeated before the new root now
   // needs a third occurrence), and proofs are recomputed without them.
   void keep_subtree(uint32_t index);
-  // Makes room for one more node and `edges` more edges without allocating beyond the
+  // Makes room for `nodes` more nodes and `edges` more edges without allocating beyond the
   // capacity (the arrays grow by at most doubling, as far as the capacity allows); false when
   // there is none.
-  bool make_room(size_t edges);
+  bool make_room(size_t edges, size_t nodes = 1);
   // The child's proven value seen from the parent (the other side, one ply further), or NaN.
   float proven_edge_value(const Edge& edge) const;
   // Recomputes a node's proof from its moves (the MCTS solver): a proven win among them, or
@@ -122,6 +128,11 @@ class PuctSearcher {
                const SearchParameters& params, SearchControl& control, int multipv = 1,
                TablebaseSettings tablebases = {});
 
+  // A thread that plays out in the same tree with its own evaluator, from the next run() on:
+  // each playout chooses its path with the tree locked, counting its visits at once (a virtual
+  // loss: the other threads choose elsewhere), and evaluates its leaf with the lock released.
+  void add_helper(nn::Evaluator& evaluator);
+
   // Playouts from the game's current position until a limit or a stop. The report's lines are
   // all root moves, most visited first (a proven win before everything, proven losses last);
   // Reports come at every "iteration", each a doubling of the playouts (8, 16, 32, ...),
@@ -138,20 +149,64 @@ class PuctSearcher {
   using Edge = PuctTree::Edge;
   using Node = PuctTree::Node;
 
+  struct Step {
+    uint32_t node, edge;
+  };
+  // What each thread keeps of its playout.
+  struct Worker {
+    nn::Evaluator* evaluator;
+    std::vector<Step> path;      // the playout's nodes and the moves chosen there
+    std::vector<uint64_t> keys;  // the game's recent history, then the playout's path
+  };
+  // A leaf's legal moves and either its exact value or the network's values of its moves (as
+  // the table stores them), found without the tree.
+  struct Leaf {
+    MoveList moves;
+    std::optional<float> exact;
+    bool by_repetition = false;
+    std::array<float, MoveList::kCapacity> values;
+  };
+  // Where a playout's way down the tree ended: at a known value, at a new node to expand
+  // (`index`, kept in the tree, or Outside it when the tree is full), or at a node another
+  // thread is expanding.
+  struct Descent {
+    enum Kind { Exact, Expand, Outside, Collision } kind = Exact;
+    Position pos;
+    float value = 0;  // Exact: the value for the side to move at the last node
+    uint32_t index = 0;
+  };
+
   // Reuses the tree if the game continues the one it was built for, else starts a new one;
   // expands the root. False when the root has no move to search.
   bool prepare_root(const Game& game, const std::vector<Move>& searchmoves);
-  // One playout: selection, expansion (or an exact result), backup.
-  void playout(const Position& root);
-  // `pos`'s value as expand() gives it, for a tree with no room left: nothing is kept.
-  float evaluate_without_keeping(const Position& pos);
-  // The value, for its side to move, of the new node `index` for `pos`, which the call expands: the
-  // rules', the tables' or the best of its moves' network values.
-  float expand(uint32_t index, const Position& pos);
-  // Appends the node's moves with their priors and network values; `moves` are all legal ones,
-  // of which those in `only` (all if empty) become edges. Returns the best damped value.
-  float add_edges(Node& node, const Position& pos, const MoveList& moves,
-                  const std::vector<Move>& only);
+  // Runs the playouts of a helper thread until the search is done or its limit is reached.
+  void help(Worker& worker, const Position& root, const std::atomic<bool>& done);
+  // Counts one more playout against the node limit and the playouts the iterations asked for
+  // allow; false (and nothing counted) at either. release_playout takes one back.
+  bool reserve_playout();
+  void release_playout();
+  // One playout: selection, expansion (or an exact result), backup. False on a collision
+  // (nothing changed; the caller tries again).
+  bool playout(Worker& worker, const Position& root);
+  // With the tree locked: the way down from the root, counting each visit on the way.
+  Descent descend(Worker& worker, const Position& root);
+  // Without the tree: the leaf's moves, its exact value or its moves' network values.
+  Leaf evaluate_leaf(Worker& worker, const Position& pos);
+  // The network's values of `leaf.moves`, as the table stores them.
+  void network_leaf(Worker& worker, const Position& pos, Leaf& leaf);
+  // The leaf's value for its side to move: exact, or the best of its damped move values.
+  static float leaf_value(const Position& pos, const Leaf& leaf);
+  // With the tree locked: the new node `index` takes the leaf; its value for its side to move,
+  // or nullopt when the tree has no room left for its moves.
+  std::optional<float> commit_leaf(uint32_t index, const Position& pos, const Leaf& leaf);
+  // With the tree locked: the leaf's value up the worker's path (the visits were counted on
+  // the way down), and the proofs it makes.
+  void back_up(const Worker& worker, float value);
+  // With the tree locked: takes back the visits a descent counted (a collision).
+  void take_back(const Worker& worker);
+  // Appends the node's moves with their priors and network values; of the leaf's moves, those
+  // in `only` (all if empty) become edges. Returns the best damped value.
+  float add_edges(Node& node, const Position& pos, const Leaf& leaf, const std::vector<Move>& only);
   size_t select(const Node& node) const;
   // An edge's value for the node's side to move: its proof, the mean backed up, or the net's.
   float edge_value(const Edge& edge) const;
@@ -159,12 +214,12 @@ class PuctSearcher {
   float best_edge_value(const Node& node) const;
   // The order in which root moves are reported and chosen.
   bool better_root_edge(const Edge& a, const Edge& b) const;
+  Move best_root_move() const;
   IterationReport report(int iterations) const;
   std::vector<Move> principal_variation(uint32_t child, Move first) const;
   bool enough(const Limits& limits, int iterations,
               std::chrono::steady_clock::time_point search_start) const;
 
-  nn::Evaluator& evaluator_;
   TranspositionTable& table_;
   PuctTree& tree_;
   SearchParameters params_;
@@ -172,13 +227,13 @@ class PuctSearcher {
   int multipv_;
   TablebaseSettings tablebases_;
 
-  struct Step {
-    uint32_t node, edge;
-  };
-  std::vector<Step> path_;      // the playout's nodes and the moves chosen there
-  std::vector<uint64_t> keys_;  // the game's recent history, then the playout's path
-  size_t root_index_ = 0;       // where the root's key goes in keys_
-  uint64_t playouts_ = 0;       // of this search
+  std::vector<Worker> workers_;  // the search's own thread first, then the helpers
+  // Guards the tree, seldepth_, tree_full_ and progress_ while helpers run.
+  mutable std::mutex tree_mutex_;
+  size_t root_index_ = 0;              // where the root's key goes in each worker's keys
+  std::atomic<uint64_t> playouts_{0};  // of this search, by every thread
+  std::atomic<uint64_t> started_{0};   // playouts begun (reserve_playout)
+  uint64_t playout_cap_ = UINT64_MAX;  // at most this many (`go depth`, bench's iterations)
   int seldepth_ = 0;
   bool tree_full_ = false;  // a playout of this search found no room to grow the tree
   std::function<void(const SearchProgress&)> on_progress_;
