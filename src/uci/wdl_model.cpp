@@ -8,8 +8,8 @@ namespace avocet::uci {
 
 namespace {
 
-// Fitted on 2026-11-23 by `python3 tools/measure/fit_wdl.py fit games.tsv` on 1,500
-// Stockfish 15.1 self-play games (`tools/measure/fit_wdl.py play --games 1500 --nodes 4000`,
+// Fitted on 2026-11-23 by `python3 -m tools.measure.fit_wdl fit games.tsv` on 1,500 Stockfish
+// 15.1 self-play games (`python3 -m tools.measure.fit_wdl play --games 1500 --nodes 4000`,
 // noob_3moves openings): 221,035 positions with a cp score, 147 games held out. Held-out log-loss
 // 0.577 nats per position against 0.752 for W = s^2, L = (1-s)^2 and 1.008 for constant W/D/L.
 // Cubics in t = clamp(m, 4, 78) / 58, constant term first, in pawns: a from 4.25 (m <= 4)

@@ -12,8 +12,9 @@ import tempfile
 import unittest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-MANIFEST = os.path.join(ROOT, "tools", "data", "manifest.py")
-PREPARE = os.path.join(ROOT, "tools", "data", "prepare.py")
+# Modules of the package: CTest puts the repository on PYTHONPATH.
+MANIFEST = ["-m", "tools.data.manifest"]
+PREPARE = ["-m", "tools.data.prepare"]
 AVOCET = sys.argv.pop(1) if len(sys.argv) > 1 else os.path.join(ROOT, "build", "avocet")
 
 # Two games of a labeller file: a game starts where the full-move number falls.
@@ -39,7 +40,8 @@ class ManifestTest(unittest.TestCase):
         self.tsv = os.path.join(recipe_folder, "sf-seed1-worker0.tsv")
         with open(self.tsv, "w") as out:
             out.writelines(GAME_A + GAME_B)
-            out.write("rnbqkbnr/pppppppp/8/8/8/5N2/PPPPPPPP/RNBQKB1R b KQkq - 1 1\td7d5")  # unfinished
+            # unfinished
+            out.write("rnbqkbnr/pppppppp/8/8/8/5N2/PPPPPPPP/RNBQKB1R b KQkq - 1 1\td7d5")
         self.external = os.path.join(self.folder.name, "ext.tsv")
         with open(self.external, "w") as out:
             out.write("4k3/8/8/8/8/8/4P3/4K3 w - - 0 1\te2e4:35 e1d1:-20\n"
@@ -50,7 +52,7 @@ class ManifestTest(unittest.TestCase):
         self.folder.cleanup()
 
     def manifest(self):
-        result = run(MANIFEST, self.root, "--external", self.external)
+        result = run(*MANIFEST, self.root, "--external", self.external)
         self.assertEqual(result.returncode, 0, result.stderr)
         with open(os.path.join(self.root, "manifest.json")) as file:
             return json.load(file)
@@ -77,7 +79,7 @@ class ManifestTest(unittest.TestCase):
             out.write("\n" + "".join(GAME_A))  # grown since
         staged = os.path.join(self.folder.name, "staged")
         archived = os.path.join(self.root, "manifests", old["hash"] + ".json")
-        result = run(PREPARE, archived, "-o", staged, "--avocet", AVOCET,
+        result = run(*PREPARE, archived, "-o", staged, "--avocet", AVOCET,
                      "--held-out-percent", "100")
         self.assertEqual(result.returncode, 0, result.stderr)
         self.assertIn("recipe-x: 0 positions to train, 3 held out", result.stdout)
@@ -90,15 +92,15 @@ class ManifestTest(unittest.TestCase):
             json.dump({"recipe": {"depth": 12}, "files": {}}, out)
         with open(os.path.join(judge, "sf-seed2-worker0.tsv"), "w") as out:
             out.writelines(GAME_A + GAME_B)
-        result = run(PREPARE, os.path.join(self.root, "manifests", self.manifest()["hash"]
-                                           + ".json"), "-o", staged, "--avocet", AVOCET,
+        archived = os.path.join(self.root, "manifests", self.manifest()["hash"] + ".json")
+        result = run(*PREPARE, archived, "-o", staged, "--avocet", AVOCET,
                      "--held-out-percent", "0")
         self.assertEqual(result.returncode, 0, result.stderr)
         self.assertIn("judge-y: 0 positions to train, 3 held out", result.stdout)  # whole
         self.assertIn("recipe-x: 6 positions to train, 0 held out", result.stdout)  # grown
         with open(self.tsv, "r+") as out:
             out.write("8")  # rewritten, not grown
-        result = run(PREPARE, archived, "-o", staged, "--avocet", AVOCET)
+        result = run(*PREPARE, archived, "-o", staged, "--avocet", AVOCET)
         self.assertNotEqual(result.returncode, 0)
         self.assertIn("no longer match the manifest's hash", result.stderr)
 

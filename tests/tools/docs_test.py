@@ -2,14 +2,12 @@
 breach is caught in a tree made to break it."""
 
 import os
-import sys
 import tempfile
 import unittest
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-sys.path.insert(0, os.path.join(ROOT, "tools", "dev"))
+from tools.dev import check_docs
 
-import check_docs  # noqa: E402
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
 def write(root, path, text):

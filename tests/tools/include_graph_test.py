@@ -9,7 +9,8 @@ import tempfile
 import unittest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-SCRIPT = os.path.join(ROOT, "tools", "dev", "include_graph.py")
+# A module of the package, run from the repository (on PYTHONPATH under CTest).
+SCRIPT = ["-m", "tools.dev.include_graph"]
 
 
 def make_tree(folder, files):
@@ -25,7 +26,7 @@ def make_tree(folder, files):
 def run(files, *options):
     with tempfile.TemporaryDirectory() as folder:
         make_tree(folder, files)
-        result = subprocess.run([sys.executable, SCRIPT, "--root", folder, *options],
+        result = subprocess.run([sys.executable, *SCRIPT, "--root", folder, *options],
                                 capture_output=True, text=True)
     return result.returncode, result.stdout
 

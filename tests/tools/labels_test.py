@@ -10,10 +10,10 @@ import sys
 import tempfile
 import unittest
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-sys.path.insert(0, os.path.join(ROOT, "tools", "data"))
+from tools.data import labels
 
-import labels  # noqa: E402
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
 
 FIXTURE = os.path.join(ROOT, "tests", "data", "labels", "four-games.games")
 
@@ -94,9 +94,9 @@ class LandTest(unittest.TestCase):
         self.folder = tempfile.mkdtemp()
         self.repo = os.path.join(self.folder, "repo")
         os.makedirs(os.path.join(self.repo, "tools", "data"))
-        for name in ("land.sh", "land.py", "labels.py"):
-            shutil.copy(os.path.join(ROOT, "tools", "data", name),
-                        os.path.join(self.repo, "tools", "data", name))
+        for name in ("__init__.py", "data/__init__.py", "data/land.sh", "data/land.py",
+                     "data/labels.py"):
+            shutil.copy(os.path.join(ROOT, "tools", name), os.path.join(self.repo, "tools", name))
         self.git("init", "-q")
         self.git("add", ".")
         self.git("commit", "-qm", "start")
@@ -172,9 +172,8 @@ class PrepareTest(unittest.TestCase):
     def test_landed_labels_are_staged_by_game(self):
         if not AVOCET:
             self.skipTest("no avocet binary given")
-        sys.path.insert(0, os.path.join(ROOT, "tools", "data"))
-        import land
-        import prepare
+        from tools.data import land
+        from tools.data import prepare
         with tempfile.TemporaryDirectory() as folder:
             data = os.path.join(folder, "data", "noob-d11-pv")
             os.makedirs(data)
@@ -200,7 +199,7 @@ class PrepareTest(unittest.TestCase):
             self.assertEqual(len(train_keys), c["train"])
             # The whole command, shards included, through the built binary.
             result = subprocess.run(
-                [sys.executable, os.path.join(ROOT, "tools", "data", "prepare.py"), "--labels",
+                [sys.executable, "-m", "tools.data.prepare", "--labels",
                  os.path.join(labels_dir, "manifest.json"), "-o", out, "--avocet", AVOCET,
                  "--held-out-percent", "50"],
                 capture_output=True, text=True)

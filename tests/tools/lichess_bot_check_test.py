@@ -8,16 +8,17 @@ import sys
 import tempfile
 import unittest
 
+from tools.measure import lichess_bot_check
+
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-sys.path.insert(0, os.path.join(ROOT, "tools", "measure"))
 
-import lichess_bot_check  # noqa: E402
 
-SCRIPT = os.path.join(ROOT, "tools", "measure", "lichess_bot_check.py")
+# A module of the package, run from the repository (on PYTHONPATH under CTest).
+SCRIPT = ["-m", "tools.measure.lichess_bot_check"]
 
 
 def run(*args):
-    return subprocess.run([sys.executable, SCRIPT, *args], capture_output=True, text=True)
+    return subprocess.run([sys.executable, *SCRIPT, *args], capture_output=True, text=True)
 
 
 class LichessBotCheckTest(unittest.TestCase):

@@ -3,19 +3,15 @@
 book moves, so that move numbers, sides, book comments and the clock left are all checked."""
 
 import contextlib
-import importlib.util
 import io
 import os
 import sys
 import unittest
 
+from tools.measure import pgn_clock
+
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 FIXTURE = os.path.join(ROOT, "tests", "data", "fastchess_clock.pgn")
-
-spec = importlib.util.spec_from_file_location(
-    "pgn_clock", os.path.join(ROOT, "tools", "measure", "pgn_clock.py"))
-pgn_clock = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(pgn_clock)
 
 
 def games():

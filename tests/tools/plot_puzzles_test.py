@@ -4,19 +4,15 @@ about dropped buckets, and --print on a committed fixture (tests/data/puzzle_res
 >=2500 of which 1 solved)."""
 
 import contextlib
-import importlib.util
 import io
 import os
 import sys
 import unittest
 
+from tools.measure import plot_puzzles
+
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 FIXTURE = os.path.join(ROOT, "tests", "data", "puzzle_results.jsonl")
-
-spec = importlib.util.spec_from_file_location(
-    "plot_puzzles", os.path.join(ROOT, "tools", "measure", "plot_puzzles.py"))
-plot_puzzles = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(plot_puzzles)
 
 
 def run(*args):

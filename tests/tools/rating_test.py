@@ -10,12 +10,13 @@ import sys
 import tempfile
 import unittest
 
+from tools.measure import rating
+
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-sys.path.insert(0, os.path.join(ROOT, "tools", "measure"))
 
-import rating  # noqa: E402
 
-SCRIPT = os.path.join(ROOT, "tools", "measure", "rating.py")
+# A module of the package, run from the repository (on PYTHONPATH under CTest).
+SCRIPT = ["-m", "tools.measure.rating"]
 
 
 def write_log(folder, name, first, second, wins, losses, draws):
@@ -101,12 +102,12 @@ class RatingTest(unittest.TestCase):
             with open(os.path.join(folder, "avocet-full-vs-sf1850-1.log"), "w") as file:
                 file.write("Started game 1 of 60 (avocet-full vs sf1850)\n")
             write_pgn(folder, "avocet-full-vs-sf1850-1.pgn", [("avocet-full", "sf1850", "1-0"),
-                                                               ("sf1850", "avocet-full", "1-0"),
-                                                               ("avocet-full", "sf1850", "0-1")])
+                                                              ("sf1850", "avocet-full", "1-0"),
+                                                              ("avocet-full", "sf1850", "0-1")])
             write_log(folder, "avocet-full-vs-sf1850-2.log", "avocet-full", "sf1850", 4, 2, 1)
             total = rating.rating_of_logs(folder, "avocet-full-vs-sf1850", 1850)
             self.assertEqual((total.wins, total.draws, total.losses), (5, 1, 4))
-            out = subprocess.run([sys.executable, SCRIPT, "fit",
+            out = subprocess.run([sys.executable, *SCRIPT, "fit",
                                   os.path.join(folder, "avocet-full-vs-sf1850-1.log")],
                                  capture_output=True, text=True)
             self.assertNotEqual(out.returncode, 0)
@@ -125,7 +126,7 @@ class RatingTest(unittest.TestCase):
             with open(book, "w") as file:
                 file.write("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq -\n")
             # A fastchess that fails: reaching it would fail the run.
-            out = subprocess.run([sys.executable, SCRIPT, "levels", "--levels", "1450",
+            out = subprocess.run([sys.executable, *SCRIPT, "levels", "--levels", "1450",
                                   "--games", "60", "--out", folder, "--book", book,
                                   "--fastchess", "/bin/false"],
                                  capture_output=True, text=True)
@@ -133,7 +134,7 @@ class RatingTest(unittest.TestCase):
             self.assertIn("| 1450 | 1450 | 60 | 30 / 10 / 20 | 58.3% |", out.stdout)
             self.assertIn("read 60 games", out.stderr)
             # Fewer games than asked: played, and here fastchess fails with one clear line.
-            out = subprocess.run([sys.executable, SCRIPT, "levels", "--levels", "1450",
+            out = subprocess.run([sys.executable, *SCRIPT, "levels", "--levels", "1450",
                                   "--games", "100", "--out", folder, "--book", book,
                                   "--fastchess", "/bin/false"],
                                  capture_output=True, text=True)
@@ -149,7 +150,7 @@ class RatingTest(unittest.TestCase):
             book = os.path.join(folder, "book.epd")
             with open(book, "w") as file:
                 file.write("x\n")
-            out = subprocess.run([sys.executable, SCRIPT, "levels", "--levels", "strong",
+            out = subprocess.run([sys.executable, *SCRIPT, "levels", "--levels", "strong",
                                   "--out", folder, "--book", book], capture_output=True, text=True)
             self.assertNotEqual(out.returncode, 0)
             self.assertIn("a level is a UCI_Elo or 'full', not 'strong'", out.stderr)

@@ -7,10 +7,9 @@ import sys
 import tempfile
 import unittest
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-sys.path.insert(0, os.path.join(ROOT, "tools", "data"))
+from tools.data import split_games
 
-import split_games  # noqa: E402
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
 def game(first_move, plies, tag):
@@ -36,8 +35,8 @@ class SplitGamesTest(unittest.TestCase):
                 with open(source, "w") as out:
                     out.writelines(line for g in all_games[:count] for line in g)
                 train, held = os.path.join(folder, "train.tsv"), os.path.join(folder, "held.tsv")
-                script = os.path.join(ROOT, "tools", "data", "split_games.py")
-                subprocess.run([sys.executable, script,
+                script = "tools.data.split_games"
+                subprocess.run([sys.executable, "-m", script,
                                 source, train, held, "--held-out-percent", str(percent)],
                                check=True, capture_output=True)
                 return open(train).readlines(), open(held).readlines()

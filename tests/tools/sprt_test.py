@@ -1,5 +1,5 @@
-"""tools/measure/sprt.py: the figures fastchess printed for the same pentanomial counts, runs added up,
-and one clear line for input it cannot use."""
+"""tools/measure/sprt.py: the figures fastchess printed for the same pentanomial counts, runs
+added up, and one clear line for input it cannot use."""
 
 import math
 import os
@@ -9,12 +9,13 @@ import sys
 import tempfile
 import unittest
 
+from tools.measure import sprt
+
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-sys.path.insert(0, os.path.join(ROOT, "tools", "measure"))
 
-import sprt  # noqa: E402
 
-SCRIPT = os.path.join(ROOT, "tools", "measure", "sprt.py")
+# A module of the package, run from the repository (on PYTHONPATH under CTest).
+SCRIPT = ["-m", "tools.measure.sprt"]
 
 # What fastchess 1.x printed at the end of four of the project's matches (pentanomial counts,
 # its SPRT bounds; Elo, its error, nElo, its error, LLR).
@@ -205,7 +206,7 @@ def local_loss(empirical, p, t, steps=25, size=1e-3):
 
 
 def run(*args):
-    return subprocess.run([sys.executable, SCRIPT, *args], capture_output=True, text=True)
+    return subprocess.run([sys.executable, *SCRIPT, *args], capture_output=True, text=True)
 
 
 if __name__ == "__main__":

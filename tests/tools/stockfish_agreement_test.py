@@ -7,13 +7,12 @@ import contextlib
 import io
 import math
 import os
-import sys
 import tempfile
 import unittest
 
+from tools.measure import stockfish_agreement
+
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-sys.path.insert(0, os.path.join(ROOT, "tools", "measure"))
-import stockfish_agreement  # noqa: E402
 
 # Two positions of sf15-d7-001 in the 3% held-out split, and two outside it.
 HELD_OUT = ["8/p2K4/8/8/7k/4PP2/8/8 b - - 0 59",

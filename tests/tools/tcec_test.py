@@ -14,10 +14,10 @@ import sys
 import tempfile
 import unittest
 
+from tools.data import tcec
+
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 AVOCET = sys.argv.pop(1) if len(sys.argv) > 1 else os.path.join(ROOT, "build", "avocet")
-sys.path.insert(0, os.path.join(ROOT, "tools", "data"))
-import tcec  # noqa: E402
 
 START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
 ROWS = [
@@ -51,7 +51,8 @@ class TcecTest(unittest.TestCase):
     def test_rows_parse_and_four_field_fens_gain_counters(self):
         row = tcec.parse_row(ROWS[1])
         self.assertTrue(row.fen.endswith(" b KQkq - 0 1"))
-        self.assertEqual((row.move, row.depth, row.centipawns(), row.result), ("c7c5", 28, -31, 0.5))
+        self.assertEqual((row.move, row.depth, row.centipawns(), row.result),
+                         ("c7c5", 28, -31, 0.5))
         self.assertIsNone(tcec.parse_row(ROWS[2]).centipawns())
 
     def test_malformed_rows_are_named_and_counted(self):

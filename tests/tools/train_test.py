@@ -1,6 +1,7 @@
 """tools/train/train.py's GPU-scale pieces without a GPU: the vectorised move gathering of
 batches.Batches.make against the per-row loop it replaced, --keep-best's choice of weights,
-held-out games (--held-out-shards) kept out of training, and validation logs holding numpy floats (numpy 2 scalars, which json cannot write by itself).
+held-out games (--held-out-shards) kept out of training, and validation logs holding numpy
+floats (numpy 2 scalars, which json cannot write by itself).
 Needs torch and numpy (python3-torch); exits 77, which CTest counts as skipped, without them."""
 
 import json
@@ -12,7 +13,6 @@ import types
 import unittest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-sys.path.insert(0, os.path.join(ROOT, "tools", "train"))
 try:
     import numpy as np
     import torch
@@ -20,10 +20,11 @@ except ImportError:
     print("skipped: needs numpy and torch (python3-torch)")
     sys.exit(77)
 
-import shards as shard_io  # noqa: E402
-import metrics  # noqa: E402
-import train  # noqa: E402
-from batches import Batches  # noqa: E402
+# After the check above: these import torch themselves.
+from tools.train import shards as shard_io  # noqa: E402
+from tools.train import metrics  # noqa: E402
+from tools.train import train  # noqa: E402
+from tools.train.batches import Batches  # noqa: E402
 
 
 def positions(counts, seed=1):
@@ -50,8 +51,8 @@ class BatchesTest(unittest.TestCase):
         np.testing.assert_array_equal(batch_counts.numpy(), [counts[r] for r in rows])
         np.testing.assert_array_equal(wins.numpy(), data.wins[loop])
         np.testing.assert_array_equal(inputs[6].numpy(), data.moves[loop])
-        np.testing.assert_array_equal(inputs[4].numpy(), np.repeat(np.arange(len(rows)),
-                                                                  [counts[r] for r in rows]))
+        np.testing.assert_array_equal(inputs[4].numpy(),
+                                      np.repeat(np.arange(len(rows)), [counts[r] for r in rows]))
 
 
 class KeepBestTest(unittest.TestCase):
@@ -204,6 +205,7 @@ class PartialLabelTest(unittest.TestCase):
         nan = float("nan")
         wins = torch.tensor([0.6, nan, nan, 0.5, 0.4])  # position 0 partial, 1 fully scored
         board = torch.tensor([0, 0, 0, 1, 1])
+
         def loss(best_bin):
             logits = torch.full((5, 4), -9.0)
             logits[:, 1] = 0  # every move valued in bin 1 ...
@@ -289,7 +291,7 @@ class GrowTest(unittest.TestCase):
     """--grow: a deeper net warm-started from a shallower one computes what the parent did."""
 
     def nets(self, parent_layers, layers):
-        import reference_model
+        from tools.train import reference_model
         parent = reference_model.randomise(reference_model.build(
             "house", 16, parent_layers, 2, 32, 8, attention_position="bias"), seed=3)
         child = reference_model.build("house", 16, layers, 2, 32, 8, attention_position="bias")
@@ -330,7 +332,7 @@ class ArchitectureFromInitTest(unittest.TestCase):
     """--init brings its net's shape: flags not given come from the net, given ones win."""
 
     def setUp(self):
-        import reference_model
+        from tools.train import reference_model
         self.folder = tempfile.TemporaryDirectory()
         self.addCleanup(self.folder.cleanup)
         self.net = os.path.join(self.folder.name, "parent.safetensors")

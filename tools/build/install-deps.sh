@@ -4,7 +4,7 @@
 set -euo pipefail
 
 packages=(g++ cmake make libeigen3-dev libfmt-dev libcxxopts-dev libgtest-dev nlohmann-json3-dev
-          clang-format clang libclang-rt-14-dev
+          clang-format clang libclang-rt-14-dev flake8
           stockfish "$@")
 
 missing=()

@@ -1,4 +1,3 @@
-#!/usr/bin/env python3
 """Reads and packs labelled games, the labeller's format (include/avocet/datagen/game_record.h
 and weights/labels/README.md): a game is its start position, then per ply Stockfish's best
 move, its score and, where it differs, the move played.
@@ -12,8 +11,8 @@ A damaged or cut-short file raises LabelError naming the file and the game; ever
 it has been yielded.
 
 Standard library only. Examples:
-    tools/data/labels.py lines weights/labels/noob-d11-pv-20261202-0700.games.xz | head
-    tools/data/labels.py stats DATA/labels/noob-d11-pv/sf-seed1-worker0.games
+    python3 -m tools.data.labels lines weights/labels/noob-d11-pv-20261202-0700.games.xz | head
+    python3 -m tools.data.labels stats DATA/labels/noob-d11-pv/sf-seed1-worker0.games
 """
 
 import argparse

@@ -1,4 +1,3 @@
-#!/usr/bin/env python3
 """Packs what the labeller wrote since the last landing into new files of weights/labels/ and
 updates its manifest; tools/data/land.sh runs it and commits the result.
 
@@ -16,7 +15,7 @@ traced to the files it meant.
 
 Standard library only. Prints one line per landed file and, last, the commit subject
 (`data: land N positions of RECIPE`), or `nothing to land` and exits 3. Example:
-    tools/data/land.py DATA/labels --labels weights/labels
+    python3 -m tools.data.land DATA/labels --labels weights/labels
 """
 
 import argparse
@@ -27,7 +26,7 @@ import json
 import os
 import sys
 
-import labels
+from tools.data import labels
 
 MANIFEST_FORMAT = "avocet labels manifest"
 NOTHING_TO_LAND = 3

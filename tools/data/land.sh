@@ -14,7 +14,7 @@ python="/usr/bin/python3"
 [ -x "$python" ] || python="python3"
 
 status=0
-output="$("$python" "$repo/tools/data/land.py" "$root" --labels "$repo/weights/labels")" || status=$?
+output="$(PYTHONPATH="$repo${PYTHONPATH:+:$PYTHONPATH}" "$python" -m tools.data.land "$root" --labels "$repo/weights/labels")" || status=$?
 echo "$output"
 [ "$status" -eq 3 ] && exit 0  # nothing new to land
 [ "$status" -eq 0 ] || exit "$status"

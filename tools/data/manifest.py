@@ -1,4 +1,3 @@
-#!/usr/bin/env python3
 """Writes the data manifest: every labelled file in a data folder with its recipe, its
 positions, what labelling it cost and its hash.
 
@@ -14,7 +13,7 @@ exactly those lines, and tools/data/prepare.py reads no further. Files from else
 shared sf-annotations, say) are listed with --external, with no recipe of their own.
 
 Standard library only. Example:
-    tools/data/manifest.py DATA/labels \\
+    python3 -m tools.data.manifest DATA/labels \\
         --external ../shared/data/sf-annotations/sf15-d7-00{1,2,3,4}.tsv.xz
 """
 
@@ -111,7 +110,8 @@ def recipe_summary(files):
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("root", help="the data folder: one folder per recipe, each with recipe.json")
+    parser.add_argument("root",
+                        help="the data folder: one folder per recipe, each with recipe.json")
     parser.add_argument("--external", nargs="*", default=[],
                         help="annotation files made elsewhere (.tsv or .tsv.xz), listed too")
     args = parser.parse_args(argv)

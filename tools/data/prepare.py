@@ -1,4 +1,3 @@
-#!/usr/bin/env python3
 """Turns the landed labels (weights/labels/manifest.json), or a data manifest
 (tools/data/manifest.py), into training and held-out shards.
 
@@ -24,9 +23,9 @@ then train with `train.py --shards OUT/train --held-out-shards OUT/held-out --ma
 OUT/manifest.json`.
 
 Standard library only. Examples:
-    tools/data/prepare.py --labels weights/labels/manifest.json \\
+    python3 -m tools.data.prepare --labels weights/labels/manifest.json \\
         --external ../shared/data/sf-annotations/sf15-d7-00{1,2,3}.tsv.xz -o DATA/staged
-    tools/data/prepare.py DATA/labels/manifest.json -o DATA/staged --avocet build/avocet
+    python3 -m tools.data.prepare DATA/labels/manifest.json -o DATA/staged --avocet build/avocet
 """
 
 import argparse
@@ -38,8 +37,8 @@ import shutil
 import subprocess
 import sys
 
-import labels
-import split_games
+from tools.data import labels
+from tools.data import split_games
 
 
 def read_hashed(entry, root):
@@ -167,7 +166,8 @@ def stage_externals(paths, out):
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("manifest", nargs="?", help="manifest.json from tools/data/manifest.py")
-    parser.add_argument("--labels", help="the landed labels' manifest (weights/labels/manifest.json)")
+    parser.add_argument("--labels",
+                        help="the landed labels' manifest (weights/labels/manifest.json)")
     parser.add_argument("--external", nargs="*", default=[],
                         help="annotation files trained on whole (the shared sf-annotations)")
     parser.add_argument("-o", "--out", required=True, help="folder for the shards")

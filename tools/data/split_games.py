@@ -1,4 +1,3 @@
-#!/usr/bin/env python3
 """Splits `avocet datagen` annotations into training games and held-out games, whole games
 on each side.
 
@@ -12,7 +11,7 @@ falls. A game is held out when a hash of its first position's FEN falls below th
 percentage: the same games stay held out however far the file has grown since the last split.
 
 Standard library only. Example:
-    tools/data/split_games.py datagen/sf-seed404-worker0.tsv --held-out-percent 10 \\
+    python3 -m tools.data.split_games datagen/sf-seed404-worker0.tsv --held-out-percent 10 \\
         selfplay-404.tsv selfplay-404-held-out.tsv
 """
 

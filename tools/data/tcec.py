@@ -1,4 +1,3 @@
-#!/usr/bin/env python3
 """Turns the TCEC positions (../shared/data/tcec, CC BY-SA 3.0, TCEC) into annotation lines.
 
 Each TCEC row is a position, the move an engine played there, that engine's score and depth,
@@ -17,8 +16,8 @@ give (the logistic fit of the result on the scores within the same range, agains
 own curve): how often the side a deep search favoured went on to win, a different question
 from what Stockfish would score. Mate scores are kept as they are.
 
-    tools/data/tcec.py calibrate ../shared/data/tcec/tcec-positions.tsv.xz --depth 10
-    tools/data/tcec.py convert ../shared/data/tcec/tcec-positions.tsv.xz --scale S \\
+    python3 -m tools.data.tcec calibrate ../shared/data/tcec/tcec-positions.tsv.xz --depth 10
+    python3 -m tools.data.tcec convert ../shared/data/tcec/tcec-positions.tsv.xz --scale S \\
         -o DATA/external/tcec-sf15.tsv.xz
 
 Then list the output with `manifest.py --external`, like the shared annotation files.
@@ -32,8 +31,7 @@ import math
 import os
 import sys
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "measure"))
-from uci_engine import STOCKFISH, UciEngine  # noqa: E402
+from tools.uci_engine import STOCKFISH, UciEngine
 
 # datagen/shard.cpp's win_probability_from_centipawns: W = 1 / (1 + exp(-K * cp)).
 LABEL_SLOPE = 0.00368208

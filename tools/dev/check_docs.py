@@ -1,11 +1,10 @@
-#!/usr/bin/env python3
 """Checks the bounds the documents keep, so that they cannot grow back: the front page at most
 100 lines, every other README at most 250, no markdown line over 400 characters, every relative
 link resolving to a file or folder of the repository, and every results log in
 weights/results/ listed in its index, the results table of weights/README.md.
 
 Prints one line per breach and exits 1 if there is any. Standard library only. Example:
-    tools/dev/check_docs.py            # from anywhere in the repository
+    python3 -m tools.dev.check_docs    # from the repository root, as every tool
 """
 
 import os

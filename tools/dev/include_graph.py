@@ -1,4 +1,3 @@
-#!/usr/bin/env python3
 """The include graph of Avocet's C++: which module includes which, and whether any include cycle.
 
 Reads every C++ file under src/ and include/ and follows its quoted includes (`#include
@@ -20,7 +19,7 @@ their counts). Then checks for cycles:
   the two modules together: each is printed as a warning, exit status 0.
 
 Standard library only. Usage:
-    tools/dev/include_graph.py [--root REPO] [--depth 1] [--format both|text|mermaid]
+    python3 -m tools.dev.include_graph [--root REPO] [--depth 1] [--format both|text|mermaid]
 """
 
 import argparse

@@ -1,4 +1,3 @@
-#!/usr/bin/env python3
 """Network speed: Avocet's Eigen forward pass against PyTorch on CPU, same weights, same run.
 
 Builds the standard benchmark networks (house d=128/256, L=4/8; searchless d=256, L=8) with
@@ -9,12 +8,11 @@ on the same files and positions, one position per call, one thread
 ratio.
 
 Usage:
-    /usr/bin/python3 tools/measure/bench_nn.py [--avocet build/avocet] [--seconds 3]
+    /usr/bin/python3 -m tools.measure.bench_nn [--avocet build/avocet] [--seconds 3]
 """
 
 import os
 
-os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 import argparse
 import subprocess
@@ -24,10 +22,9 @@ import time
 
 import torch
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "train"))
-import chess_tokens  # noqa: E402
-import reference_model  # noqa: E402
-from uci_engine import STOCKFISH, UciEngine  # noqa: E402
+from tools.train import chess_tokens
+from tools.train import reference_model
+from tools.uci_engine import STOCKFISH, UciEngine
 
 NETWORKS = [("house", 128, 4), ("house", 128, 8), ("house", 256, 4), ("house", 256, 8),
             ("searchless", 256, 8)]

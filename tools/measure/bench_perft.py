@@ -1,4 +1,3 @@
-#!/usr/bin/env python3
 """Perft speed benchmark: Avocet against Stockfish 15.1 on the same positions, in one run.
 
 Both engines are driven the same way, over UCI pipes with `go perft N` (single thread, both
@@ -6,14 +5,14 @@ count the last ply in bulk), and timed from sending the command to reading the t
 position runs --repeat times per engine and the fastest run counts.
 
 Usage:
-    tools/measure/bench_perft.py [--avocet build/avocet] [--stockfish /usr/games/stockfish]
+    python3 -m tools.measure.bench_perft [--avocet build/avocet] [--stockfish /usr/games/stockfish]
 """
 
 import argparse
 import os
 import sys
 
-from uci_engine import STOCKFISH, UciEngine
+from tools.uci_engine import STOCKFISH, UciEngine
 
 POSITIONS = [
     ("start position", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", 6),

@@ -1,4 +1,3 @@
-#!/usr/bin/env python3
 """Search threads benchmark: time to depth for each Threads value, in one run.
 
 For every position of `avocet nnbench --positions`, a fresh game (`ucinewgame`) is searched
@@ -9,7 +8,8 @@ ratio is the standard measure of what extra threads buy (a ratio of nodes per se
 counts work that the threads may duplicate). Games decide; this is the quick signal.
 
 Usage:
-    tools/measure/bench_threads.py [--avocet build/avocet] [--threads 1,2] [--depth 10] [--repeat 1]
+    python3 -m tools.measure.bench_threads [--avocet build/avocet] [--threads 1,2] [--depth 10] \\
+        [--repeat 1]
 """
 
 import argparse
@@ -17,7 +17,7 @@ import os
 import subprocess
 import sys
 
-from uci_engine import UciEngine
+from tools.uci_engine import UciEngine
 
 
 def search(engine, fen, threads, depth):

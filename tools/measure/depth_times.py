@@ -1,4 +1,3 @@
-#!/usr/bin/env python3
 """How long `go depth N` takes, position by position, and whether `depth` ever decreases.
 
 Runs BINARY over UCI (`ucinewgame` before each position) on the bench positions (read from
@@ -6,7 +5,7 @@ src/search/bench.cpp, where they are defined) or the FENs of --fens, and prints 
 wall time of `go depth N` from the command to `bestmove`, the first and last reported depth,
 whether the depths of the info lines never decreased, the nodes and the final seldepth.
 
-Usage: tools/measure/depth_times.py build/avocet [--depth 12] [--fens FILE]
+Usage: python3 -m tools.measure.depth_times build/avocet [--depth 12] [--fens FILE]
 
 Only the standard library is needed.
 """
@@ -32,7 +31,8 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("binary")
     parser.add_argument("--depth", type=int, default=12)
-    parser.add_argument("--fens", help="a file with one FEN per line (default: the bench positions)")
+    parser.add_argument("--fens",
+                        help="a file with one FEN per line (default: the bench positions)")
     args = parser.parse_args()
     fens = ([line.strip() for line in open(args.fens) if line.strip()] if args.fens
             else bench_positions())

@@ -13,9 +13,9 @@ even endgame a likely draw.
 
 Two steps:
     # games: appends to the TSV, so a stopped run resumes where it was
-    nice -n 10 python3 tools/measure/fit_wdl.py play --games 1500 --nodes 4000 --out games.tsv
+    nice -n 10 python3 -m tools.measure.fit_wdl play --games 1500 --nodes 4000 --out games.tsv
     # fit by maximum likelihood, 10% of the games held out for the figures
-    python3 tools/measure/fit_wdl.py fit games.tsv
+    python3 -m tools.measure.fit_wdl fit games.tsv
 
 The openings are noob_3moves.epd from the books folder: $AVOCET_BOOKS, by default
 ../shared/data/books beside the repository (as for tools/data/labeller.sh); --book FILE for
@@ -37,8 +37,7 @@ import random
 import sys
 import time
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from uci_engine import STOCKFISH, UciEngine  # noqa: E402
+from tools.uci_engine import STOCKFISH, UciEngine
 
 PIECE_VALUES = {"p": 1, "n": 3, "b": 3, "r": 5, "q": 9}
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))

@@ -1,10 +1,10 @@
-#!/usr/bin/env python3
 """Games through lichess-bot's own test harness: its mocked lichess.org (test_bot/lichess.py)
 and its real game loop (lib/lichess_bot.py, lib/engine_wrapper.py, python-chess), with Avocet
 as the bot (Black) and a Stockfish 15.1 level as the opponent (White). Counts every warning and
 error that lichess-bot or python-chess logs and every line the engine writes on stderr.
 
-    tools/measure/lichess_bot_check.py --lichess-bot ~/lichess-bot --python-chess ~/python-chess \\
+    python3 -m tools.measure.lichess_bot_check \\
+        --lichess-bot ~/lichess-bot --python-chess ~/python-chess \\
         --engine build/avocet --games 5 --via uci_options \\
         --option UCI_LimitStrength=true --option UCI_Elo=1450
 
@@ -183,6 +183,8 @@ def main():
     if not os.access(args.engine, os.X_OK):
         sys.exit(f"{args.engine}: not an executable engine")
     args.engine = os.path.abspath(args.engine)
+    # Third-party checkouts named on the command line (Avocet's own modules come from the
+    # package): lichess-bot imports its `lib` and `test_bot` from its folder.
     if args.python_chess:
         sys.path.insert(0, os.path.abspath(args.python_chess))
     sys.path.insert(0, os.path.abspath(args.lichess_bot))
@@ -233,7 +235,8 @@ def main():
                   if any(f" {level} " in line for level in ("WARNING", "ERROR", "CRITICAL"))]
     finished = sum(1 for o in outcomes if "flagged" not in o)
     print(f"\n{finished} of {args.games} games ended without a time loss ({', '.join(outcomes)}); "
-          f"{pgns} PGN file(s) written (one name per game id); options via {args.via}: {', '.join(args.option) or '-'}")
+          f"{pgns} PGN file(s) written (one name per game id); "
+          f"options via {args.via}: {', '.join(args.option) or '-'}")
     print(f"{len(warned)} warning(s) or error(s) logged by lichess-bot or python-chess; "
           f"{len(engine_lines)} line(s) on stderr; the log and the games are in {work}")
     for line in warned + engine_lines:

@@ -1,4 +1,3 @@
-#!/usr/bin/env python3
 """How engines spent their clock, from fastchess PGNs.
 
 fastchess writes each move's comment as `{score/depth 0.493s, tl=9.507s}` when the PGN is
@@ -9,7 +8,7 @@ the move. For each engine this prints:
     time (minimum, 10th percentile, median, 90th percentile);
   - the mean and the spread of think time per move, by move number.
 
-Usage: tools/measure/pgn_clock.py games.pgn [more.pgn ...] [--engine NAME]
+Usage: python3 -m tools.measure.pgn_clock games.pgn [more.pgn ...] [--engine NAME]
 
 Only the standard library is needed.
 """

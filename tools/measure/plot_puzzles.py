@@ -1,4 +1,3 @@
-#!/usr/bin/env python3
 """Draws puzzle accuracy by rating bucket for one or more `avocet puzzles --json` results.
 
 Each file is JSON Lines: one object per puzzle (id, rating, rating_bucket, themes, solved,
@@ -9,8 +8,8 @@ number of puzzles beside it. A bucket with fewer than --min-count puzzles is dro
 chart, with a warning on stderr naming it (a point over 3 puzzles says nothing).
 
 Examples:
-    /usr/bin/python3 tools/measure/plot_puzzles.py argmax.jsonl search-400.jsonl --out puzzles.png
-    /usr/bin/python3 tools/measure/plot_puzzles.py argmax.jsonl --theme fork --print
+    /usr/bin/python3 -m tools.measure.plot_puzzles argmax.jsonl search-400.jsonl --out puzzles.png
+    /usr/bin/python3 -m tools.measure.plot_puzzles argmax.jsonl --theme fork --print
 
 --print writes the numbers instead of a chart and needs no matplotlib.
 """

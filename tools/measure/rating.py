@@ -1,12 +1,11 @@
-#!/usr/bin/env python3
 """Ratings on Stockfish's UCI_Elo scale from games against its levels: the strength levels'
 calibration table and the front page's headline rating.
 
     # play: each Avocet level against the Stockfish level nearest its label, 60 games each
-    tools/measure/rating.py levels --engine build/avocet --levels 1150 1450 1750 full \\
+    python3 -m tools.measure.rating levels --engine build/avocet --levels 1150 1450 1750 full \\
         --games 60 --tc 10+0.1 --out /tmp/levels
     # read: matches already played (fastchess PGNs or logs), against one or several rungs
-    tools/measure/rating.py fit sf1800.pgn sf2100.log
+    python3 -m tools.measure.rating fit sf1800.pgn sf2100.log
 
 `levels` plays, for each level, `UCI_LimitStrength true` and `UCI_Elo L` (or full strength for
 `full`) against Stockfish 15.1 with `UCI_LimitStrength` at the UCI_Elo nearest L within its
@@ -36,7 +35,7 @@ import re
 import subprocess
 import sys
 
-from pgn_clock import parse_games  # fastchess PGNs: tags and moves, game by game
+from tools.measure.pgn_clock import parse_games  # fastchess PGNs: tags and moves, game by game
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))

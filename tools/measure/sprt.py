@@ -1,17 +1,16 @@
-#!/usr/bin/env python3
 """One SPRT over several runs of the same test: resume a match that was stopped (to free the
 cores for CI, or at the end of a session) and decide it on all its game pairs.
 
-    tools/measure/sprt.py fe3.log fe3b.log                 # fastchess logs: each one's last Ptnml line
-    tools/measure/sprt.py --ptnml 33,25,94,30,48 fe3b.log  # or the counts themselves
-    tools/measure/sprt.py --elo0 0 --elo1 25 --alpha 0.05 --beta 0.1 ...
+    python3 -m tools.measure.sprt fe3.log fe3b.log   # fastchess logs: each one's last Ptnml line
+    python3 -m tools.measure.sprt --ptnml 33,25,94,30,48 fe3b.log  # or the counts themselves
+    python3 -m tools.measure.sprt --elo0 0 --elo1 25 --alpha 0.05 --beta 0.1 ...
 
 Only runs of one test may be added up: the same binaries, options, time control and book, each
 run with its own `-srand` so that the openings differ. Logs must carry the same `Results of A
 vs B (...)` heading (the engines' names in the same order, the control, the book); the tool
-cannot see the binaries behind the names, so keep one name per binary. The sums are what one long run would
-have given, as fishtest counts a test resumed on other workers; the verdict is read from the
-sums alone, never from one run's own LLR.
+cannot see the binaries behind the names, so keep one name per binary. The sums are what one
+long run would have given, as fishtest counts a test resumed on other workers; the verdict is
+read from the sums alone, never from one run's own LLR.
 
 The statistics are the pentanomial ones fastchess prints with `-sprt ... model=normalized`
 (its default): the normalized Elo of Van den Bergh's generalized SPRT (the log-likelihood
@@ -186,9 +185,11 @@ def main(argv=None):
         return 2
 
     if not (math.isfinite(args.elo0) and math.isfinite(args.elo1) and args.elo0 < args.elo1):
-        return fail(f"--elo0 {args.elo0} and --elo1 {args.elo1}: two finite bounds, elo0 below elo1")
+        return fail(f"--elo0 {args.elo0} and --elo1 {args.elo1}: two finite bounds, "
+                    "elo0 below elo1")
     if not (0 < args.alpha < 1 and 0 < args.beta < 1 and args.alpha + args.beta < 1):
-        return fail(f"--alpha {args.alpha} and --beta {args.beta}: each in (0, 1), their sum below 1")
+        return fail(f"--alpha {args.alpha} and --beta {args.beta}: each in (0, 1), "
+                    "their sum below 1")
     runs = []
     try:
         runs += [(f"--ptnml {text}", parse_counts(text)) for text in args.ptnml]

@@ -1,4 +1,3 @@
-#!/usr/bin/env python3
 """How often Stockfish itself picks a move the labels rank best: the reference line for the
 net's held-out action accuracy.
 
@@ -11,20 +10,18 @@ a single-PV search ranks moves differently from the MultiPV search that made the
 so even Stockfish at the labels' depth does not reach 100%.
 
 Example:
-    /usr/bin/python3 tools/measure/stockfish_agreement.py \\
+    /usr/bin/python3 -m tools.measure.stockfish_agreement \\
         ../shared/data/sf-annotations/sf15-d7-001.tsv.xz --positions 2000 --depths 1 3 5 7
 """
 
 import argparse
 import lzma
 import math
-import os
 import sys
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "train"))
-import chess_tokens  # noqa: E402
-import split  # noqa: E402
-from uci_engine import STOCKFISH, UciEngine  # noqa: E402
+from tools.train import chess_tokens
+from tools.train import split
+from tools.uci_engine import STOCKFISH, UciEngine
 
 
 def win_probability(score):

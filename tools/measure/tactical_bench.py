@@ -1,4 +1,3 @@
-#!/usr/bin/env python3
 """The tactical regression bench of issue 54: does a search keep positions it once lost?
 
 Each position of the file (tools/measure/tactical_positions.tsv) is one where Avocet blundered
@@ -9,7 +8,7 @@ position is kept when the move found loses at most --margin (0.10) of the best. 
 passed as Name=Value (for example SearchMode=puct).
 
 Standard library only. Example:
-    tools/measure/tactical_bench.py --engine build/avocet --times 250 1000 \\
+    python3 -m tools.measure.tactical_bench --engine build/avocet --times 250 1000 \\
         --option SearchMode=puct
 """
 
@@ -18,8 +17,7 @@ import math
 import os
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from uci_engine import STOCKFISH, UciEngine  # noqa: E402
+from tools.uci_engine import STOCKFISH, UciEngine
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 

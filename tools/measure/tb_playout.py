@@ -1,4 +1,3 @@
-#!/usr/bin/env python3
 """Tablebase play-out check (issue 12): can Avocet convert won 3-4 piece endgames?
 
 Generates N random legal 3-4 piece positions from the tables in --syzygy (one table picked at
@@ -12,8 +11,8 @@ Standard library only (no python-chess): positions are checked and games are jud
 Avocet's own `position` / `d` / `go perft 1` over UCI.
 
 Example:
-    tools/measure/tb_playout.py --positions 400 --keep 20          # the issue's check
-    tools/measure/tb_playout.py --positions 60 --keep 2            # a quick smoke run
+    python3 -m tools.measure.tb_playout --positions 400 --keep 20          # the issue's check
+    python3 -m tools.measure.tb_playout --positions 60 --keep 2            # a quick smoke run
 """
 
 import argparse
@@ -22,8 +21,7 @@ import random
 import re
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from uci_engine import STOCKFISH, UciEngine  # noqa: E402
+from tools.uci_engine import STOCKFISH, UciEngine
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 

@@ -10,7 +10,7 @@ Example:
 import numpy as np
 import torch
 
-import shards as shard_io
+from tools.train import shards as shard_io
 
 
 class Batches:

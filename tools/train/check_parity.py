@@ -1,15 +1,13 @@
-#!/usr/bin/env python3
 """Checks an exported network: `avocet eval --EvalFile FILE --Precision fp32` must give the same
 per-move win probabilities as PyTorch on the same file (max |difference| <= 1e-4). Parity is
 checked in fp32, the reference arithmetic; bf16 is held to fp32 by the C++ tests.
 
 Example:
-    /usr/bin/python3 tools/train/check_parity.py --weights weights/avocet-house.safetensors
+    /usr/bin/python3 -m tools.train.check_parity --weights weights/avocet-house.safetensors
 """
 
 import os
 
-os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 import argparse
 import subprocess
@@ -17,8 +15,8 @@ import sys
 
 import torch
 
-import chess_tokens
-import reference_model
+from tools.train import chess_tokens
+from tools.train import reference_model
 
 FENS = [
     "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",

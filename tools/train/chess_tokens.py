@@ -4,8 +4,8 @@ The tokenizer follows searchless_chess/src/tokenizer.py, with the en passant squ
 only when a legal en passant capture exists (as python-chess's board.fen() writes it).
 
 Run as a script it writes golden files for the engine's tests:
-    tools/train/chess_tokens.py tokens FEN_FILE > tests/data/tokens.golden  (FEN|77 tokens a line)
-    tools/train/chess_tokens.py actions > tests/data/actions.golden         (index move per line)
+    python3 -m tools.train.chess_tokens tokens FEN_FILE > tests/data/tokens.golden  # FEN|77 tokens
+    python3 -m tools.train.chess_tokens actions > tests/data/actions.golden  # index move a line
 
 Example:
     >>> tokens = tokenize("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1")

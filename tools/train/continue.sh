@@ -37,23 +37,23 @@ for round in $(seq 1 "$rounds"); do
     for n in 001 002 003 004; do
       [ -f "$annotations/sf15-d7-$n.tsv.xz" ] && externals+=("$annotations/sf15-d7-$n.tsv.xz")
     done
-    nice -n 10 "$python" tools/data/prepare.py --labels weights/labels/manifest.json \
+    nice -n 10 "$python" -m tools.data.prepare --labels weights/labels/manifest.json \
       --external "${externals[@]}" -o "$stage" --avocet build/avocet 2> "$runs/prepare.log"
   fi
-  parent="${PARENT:-$("$python" tools/train/land_candidate.py --newest)}"
+  parent="${PARENT:-$("$python" -m tools.train.land_candidate --newest)}"
   parent="${parent:-weights/avocet-house.safetensors}"
   name="line-$(date -u +%Y%m%d-%H%M)"
   bf16=()
   grep -q avx512_bf16 /proc/cpuinfo && bf16=(--bf16)
   echo "round $round of $rounds: $name from $(basename "$parent"), $minutes min, labels $(labels_hash "$stage/manifest.json")"
   # shellcheck disable=SC2086 # TRAIN_ARGS are words
-  nice -n 10 "$python" tools/train/train.py --shards "$stage/train" \
+  nice -n 10 "$python" -m tools.train.train --shards "$stage/train" \
     --held-out-shards "$stage/held-out" --manifest "$stage/manifest.json" \
     --init "$parent" --minutes "$minutes" --steps 1000000 --threads 1 "${bf16[@]}" \
     --batch 256 --lr 1e-4 --warmup 100 --partial-policy-weight 1 --eval-every 500 \
     --name "avocet-house-$name" --out "$runs/$name.safetensors" --log "$runs/$name.jsonl" \
     ${TRAIN_ARGS:-}
-  "$python" tools/train/land_candidate.py "$runs/$name.safetensors" --log "$runs/$name.jsonl" \
+  "$python" -m tools.train.land_candidate "$runs/$name.safetensors" --log "$runs/$name.jsonl" \
     --parent "$parent" --stage "$stage/manifest.json"
   if [ "${LAND:-1}" = 1 ]; then
     git add weights/candidates

@@ -1,4 +1,3 @@
-#!/usr/bin/env python3
 """Action accuracy and Kendall tau of an exported network on held-out labelled positions.
 
 Held-out = the validation split by position hash that train.py uses (same
@@ -11,13 +10,9 @@ position) with its standard error: the comparison the recipe experiment needs, w
 differ by less than either mean's own noise.
 
 Example:
-    /usr/bin/python3 tools/train/evaluate.py --weights weights/avocet-house.safetensors \\
+    /usr/bin/python3 -m tools.train.evaluate --weights weights/avocet-house.safetensors \\
         --shards /data/shards --positions 10000
 """
-
-import os
-
-os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 import argparse
 import sys
@@ -25,10 +20,10 @@ import sys
 import numpy as np
 import torch
 
-import reference_model
-import shards as shard_io
-from batches import Batches
-from metrics import paired_difference, validate, validate_sets
+from tools.train import reference_model
+from tools.train import shards as shard_io
+from tools.train.batches import Batches
+from tools.train.metrics import paired_difference, validate, validate_sets
 
 
 def main():
@@ -64,7 +59,8 @@ def main():
             continue
         ours, theirs = [], []
         validate(model, batches, rows, model.config["bins"], torch.device("cpu"), ours)
-        validate(baseline, baseline_batches, rows, baseline.config["bins"], torch.device("cpu"), theirs)
+        validate(baseline, baseline_batches, rows, baseline.config["bins"], torch.device("cpu"),
+                 theirs)
         mean, error, n = paired_difference(ours, theirs)
         print(f"regret {name}, this net minus {args.against}: {mean:+.4f} +- {1.96 * error:.4f} "
               f"(95%, paired over {n} fully scored positions)")

@@ -1,4 +1,3 @@
-#!/usr/bin/env python3
 """Lands a trained net as a candidate: weights/candidates/NAME.safetensors in bf16 (at most
 3 MB, so that a net in training survives its machine), and its row in the candidates' lineage
 (weights/candidates/lineage.jsonl): parent, labels by manifest hash, the files trained on
@@ -7,7 +6,7 @@ after every round and commits both; the next round, on any machine, continues fr
 candidate in the lineage.
 
 Example:
-    tools/train/land_candidate.py runs/v46.safetensors --log runs/v46.jsonl \\
+    python3 -m tools.train.land_candidate runs/v46.safetensors --log runs/v46.jsonl \\
         --parent weights/avocet-house.safetensors --stage STAGE/manifest.json
 """
 
@@ -19,7 +18,7 @@ import sys
 
 import torch
 
-import safetensors_io
+from tools.train import safetensors_io
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 CANDIDATES = os.path.join(ROOT, "weights", "candidates")

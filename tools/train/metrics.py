@@ -77,7 +77,8 @@ def partial_policy_loss(logits, wins, board, positions, temperature):
 
     >>> logits = torch.zeros(3, 4)
     >>> nan = float("nan")
-    >>> loss = partial_policy_loss(logits, torch.tensor([0.9, nan, 0.5]), torch.tensor([0, 0, 1]), 2, 0.05)
+    >>> wins, boards = torch.tensor([0.9, nan, 0.5]), torch.tensor([0, 0, 1])
+    >>> loss = partial_policy_loss(logits, wins, boards, 2, 0.05)
     >>> round(loss.item(), 4)  # position 0 only: an even guess between its two moves, ln 2
     0.6931
     """

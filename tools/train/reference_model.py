@@ -1,4 +1,3 @@
-#!/usr/bin/env python3
 """PyTorch reference of Avocet's two network families, written from src/DESIGN.md.
 
 Builds randomly initialised models of given sizes, exports them as safetensors, and writes
@@ -7,7 +6,7 @@ Stockfish, so the engine's move generator is checked too). The training pipeline
 the same modules.
 
 Example:
-    /usr/bin/python3 tools/train/reference_model.py --family house --d-model 32 --layers 2 \\
+    /usr/bin/python3 -m tools.train.reference_model --family house --d-model 32 --layers 2 \\
         --heads 4 --ffn-dim 64 --bins 32 --out tests/data/tiny_house.safetensors \\
         --fens tests/data/parity_fens.txt --golden tests/data/tiny_house.golden.json
 """
@@ -22,8 +21,8 @@ import torch
 from torch import nn
 import torch.nn.functional as F
 
-import chess_tokens
-import safetensors_io
+from tools.train import chess_tokens
+from tools.train import safetensors_io
 
 FORMAT_VERSION = 1
 ACTIONS = chess_tokens.actions()
@@ -140,8 +139,9 @@ class Trunk(nn.Module):
         return self.ln_f(x)
 
 
-# The tactical feature groups of include/avocet/chess/tactical_features.h (name, number of values), in
-# the order shards store them. A house net uses any subset; the engine refuses other names.
+# The tactical feature groups of include/avocet/chess/tactical_features.h (name, number of
+# values), in the order shards store them. A house net uses any subset; the engine refuses
+# other names.
 SQUARE_GROUPS = [("attackers", 16), ("least_valuable_attacker", 36), ("pinned", 3),
                  ("en_prise", 3)]
 MOVE_GROUPS = [("pieces", 36), ("see", 19), ("check", 2), ("threat", 10), ("mate", 2),
@@ -310,8 +310,7 @@ def load(path):
 
 
 def legal_moves(fens, stockfish):
-    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "measure"))
-    from uci_engine import UciEngine
+    from tools.uci_engine import UciEngine
     engine = UciEngine(stockfish)
     result = [sorted(engine.perft(chess_tokens.normalise(fen), 1)[1]) for fen in fens]
     engine.close()

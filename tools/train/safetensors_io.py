@@ -47,7 +47,8 @@ def load(path):
         begin, end = entry["data_offsets"]
         dtype = TORCH_DTYPES[entry["dtype"]]
         raw = bytearray(body[begin:end])
-        flat = torch.frombuffer(raw, dtype=torch.int16 if dtype == torch.bfloat16 else torch.float32)
+        stored = torch.int16 if dtype == torch.bfloat16 else torch.float32
+        flat = torch.frombuffer(raw, dtype=stored)
         if dtype == torch.bfloat16:
             flat = flat.view(torch.bfloat16)
         tensors[name] = flat.reshape(entry["shape"]).float()

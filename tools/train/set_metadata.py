@@ -1,18 +1,17 @@
-#!/usr/bin/env python3
 """Rewrites an exported network's metadata, the tensors unchanged: to name a net when it is
 adopted, or to record the products int8 runs in bf16 (int8_bf16) once its agreement with fp32
 has been measured (src/nn/README.md#int8). KEY= sets an empty value (int8_bf16=: every
 product in int8).
 
 Example:
-    /usr/bin/python3 tools/train/set_metadata.py v24a.safetensors \\
+    /usr/bin/python3 -m tools.train.set_metadata v24a.safetensors \\
         weights/avocet-house.safetensors name=avocet-house-v24 int8_bf16=out
 """
 
 import argparse
 import sys
 
-import safetensors_io
+from tools.train import safetensors_io
 
 
 def main():

@@ -19,8 +19,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-import chess_tokens
-import split
+from tools.train import chess_tokens
+from tools.train import split
 
 MAGIC_V1 = b"AVOSHRD1"
 MAGIC = b"AVOSHRD2"

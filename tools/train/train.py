@@ -1,4 +1,3 @@
-#!/usr/bin/env python3
 """Trains a house-family network on Avocet shards and exports it as safetensors.
 
 Cross-entropy over K value bins against HL-Gauss targets (sigma = 0.75 bin widths), optionally
@@ -11,13 +10,12 @@ Runs on CPU or CUDA; --ddp under torchrun for several GPUs.
 
 Example (CPU, Debian's torch), warm-starting from the shipped net, whose shape comes with it
 (architecture flags given override it):
-    OPENBLAS_NUM_THREADS=1 /usr/bin/python3 tools/train/train.py --shards shards --threads 1 \\
+    OPENBLAS_NUM_THREADS=1 /usr/bin/python3 -m tools.train.train --shards shards --threads 1 \\
         --init weights/avocet-house.safetensors --minutes 100 --out v2.safetensors
 """
 
 import os
 
-os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 import argparse
 import datetime
@@ -30,11 +28,11 @@ import time
 import numpy as np
 import torch
 
-import reference_model
-import safetensors_io
-import shards as shard_io
-from batches import Batches
-from metrics import bin_loss, partial_policy_loss, ranking_loss, validate_sets
+from tools.train import reference_model
+from tools.train import safetensors_io
+from tools.train import shards as shard_io
+from tools.train.batches import Batches
+from tools.train.metrics import bin_loss, partial_policy_loss, ranking_loss, validate_sets
 
 
 ARCHITECTURE_DEFAULTS = {"d_model": 64, "layers": 4, "heads": 4, "bins": 64, "mirror": True,

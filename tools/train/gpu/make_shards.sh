@@ -22,7 +22,7 @@ for packed in "$packed_dir"/*.pk.xz; do
   for block in $(seq 0 $((blocks - 1))); do
     dir=$work/$name-$block
     ( mkdir -p "$dir" &&
-      PYTHONPATH=.gpu python3 tools/train/gpu/pack_annotations.py unpack "$packed" "$dir/$name.tsv" \
+      PYTHONPATH=.gpu python3 -m tools.train.gpu.pack_annotations unpack "$packed" "$dir/$name.tsv" \
         --block "$block" --blocks "$blocks" &&
       LD_LIBRARY_PATH=.gpu/lib "$avocet" datagen --from-tsv "$dir/$name.tsv" -o "$dir/out" \
         --shard-size 0 > /dev/null 2>&1 &&

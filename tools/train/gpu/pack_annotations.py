@@ -1,4 +1,3 @@
-#!/usr/bin/env python3
 """Packs sf-annotations files small enough to travel to a GPU machine, and unpacks them there.
 
 An annotation line is 'FEN<TAB>move:cp move:cp ...' with every legal move. Packed, it is

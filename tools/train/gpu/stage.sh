@@ -33,7 +33,7 @@ cp -L "$(ldd .gpu/bin/avocet | awk '/libfmt/ {print $3}')" .gpu/lib/
 rm -rf .gpu/chess && cp -r "$chess_source/chess" .gpu/chess
 pids=()
 pack() {  # IN OUT in the background
-  PYTHONPATH=.gpu /usr/bin/python3 tools/train/gpu/pack_annotations.py pack "$1" "$2" &
+  PYTHONPATH=.gpu /usr/bin/python3 -m tools.train.gpu.pack_annotations pack "$1" "$2" &
   pids+=($!)
 }
 for file in "$annotations"/*.tsv.xz; do
@@ -49,7 +49,7 @@ split=$(mktemp -d)
 trap 'rm -rf "$split"' EXIT
 for file in "${datagen[@]}"; do
   name=datagen-$(basename "$file" .tsv)
-  /usr/bin/python3 tools/data/split_games.py "$file" "$split/$name.tsv" "$split/$name-games.tsv"
+  /usr/bin/python3 -m tools.data.split_games "$file" "$split/$name.tsv" "$split/$name-games.tsv"
   rm -f ".gpu/data/$name.pk.xz" ".gpu/held-out/$name-games.pk.xz"
   for part in "$name .gpu/data" "$name-games .gpu/held-out"; do
     read -r set folder <<< "$part"

@@ -36,7 +36,7 @@ fi
 limit=$(python3 -c "print(int($minutes * 60 + 150))")   # loading, validation and export
 while read -r name options; do
   # shellcheck disable=SC2086  # the options are words by design
-  timeout "$limit" python3 tools/train/train.py --shards "$shards" --device cuda --bf16 --threads 2 \
+  timeout "$limit" python3 -m tools.train.train --shards "$shards" --device cuda --bf16 --threads 2 \
     --batch 1024 --steps 1000000 --minutes "$minutes" --eval-every 1000 \
     --validation-positions 2000 --keep-best --name "$name" --checkpoint "$work/$name.ckpt" \
     --out "$out/$name.safetensors" --log "$out/$name.jsonl" "${held_option[@]}" $options \

@@ -1,0 +1,1 @@
+"""Checks of the repository itself: document bounds and the include graph."""

@@ -1,0 +1,1 @@
+"""Measurement: games, ratings, SPRT, benchmarks and agreement with Stockfish."""

@@ -1,0 +1,1 @@
+"""Training: the PyTorch twin of the net, shards, the training loop and its candidates."""

@@ -1,0 +1,1 @@
+"""Training on a GPU machine: staging and packing for many cores."""
