@@ -161,6 +161,12 @@ uint64_t PuctSearcher::playouts_for_iterations(int iterations) {
   return kFirstIterationPlayouts << (iterations - 1);
 }
 
+int PuctSearcher::iterations_of(uint64_t playouts) {
+  int iterations = 0;
+  while (iterations < 57 && playouts >= playouts_for_iterations(iterations + 1)) ++iterations;
+  return iterations;
+}
+
 PuctSearcher::Leaf PuctSearcher::evaluate_leaf(Worker& worker, const Position& pos) {
   Leaf leaf;
   leaf.moves = legal_moves(pos);
@@ -569,20 +575,21 @@ void PuctSearcher::release_playout() {
   control_.nodes.fetch_sub(1, std::memory_order_relaxed);
 }
 
-void PuctSearcher::help(Worker& worker, const Position& root, const std::atomic<bool>& done) {
-  while (!done.load(std::memory_order_relaxed) && !control_.should_stop()) {
-    {
-      const std::lock_guard lock(tree_mutex_);
-      if (!std::isnan(tree_.nodes_[0].exact)) return;  // proven: nothing left to find
-    }
-    if (!reserve_playout()) return;
-    if (playout(worker, root)) {
-      playouts_.fetch_add(1, std::memory_order_relaxed);
-    } else {
-      release_playout();
-      std::this_thread::yield();  // the node it met is being expanded
-    }
+std::optional<uint64_t> PuctSearcher::next_playout(Worker& worker, const Position& root) {
+  {
+    const std::lock_guard lock(tree_mutex_);
+    if (!std::isnan(tree_.nodes_[0].exact)) return std::nullopt;  // proven: nothing to find
   }
+  if (!reserve_playout()) return std::nullopt;
+  if (playout(worker, root)) return playouts_.fetch_add(1, std::memory_order_relaxed) + 1;
+  release_playout();
+  std::this_thread::yield();  // the node it met is being expanded
+  return 0;
+}
+
+void PuctSearcher::help(Worker& worker, const Position& root, const std::atomic<bool>& done) {
+  while (!done.load(std::memory_order_relaxed) && !control_.should_stop())
+    if (!next_playout(worker, root)) return;
 }
 
 IterationReport PuctSearcher::run(const Game& game, const Limits& limits,
@@ -619,21 +626,13 @@ IterationReport PuctSearcher::run(const Game& game, const Limits& limits,
   std::unique_lock lock(tree_mutex_, std::defer_lock);
   for (;;) {
     if (control_.should_stop()) break;
-    lock.lock();
-    const bool proven = !std::isnan(tree_.nodes_[0].exact);
-    lock.unlock();
-    if (proven || !reserve_playout()) break;
-    if (!playout(own, root)) {
-      release_playout();
-      std::this_thread::yield();
-      continue;
-    }
-    const uint64_t playouts = playouts_.fetch_add(1, std::memory_order_relaxed) + 1;
-    bool iteration_ends = false;
-    while (iterations < 57 && playouts >= playouts_for_iterations(iterations + 1)) {
-      ++iterations;
-      iteration_ends = true;
-    }
+    const std::optional<uint64_t> playouts = next_playout(own, root);
+    if (!playouts) break;
+    if (*playouts == 0) continue;  // a collision
+    // This thread's own count only grows, so the iterations it sees never go down.
+    const int done_now = iterations_of(*playouts);
+    const bool iteration_ends = done_now > iterations;
+    iterations = std::max(iterations, done_now);
     // What is sent is taken with the tree locked and sent with it released, so that a slow
     // reader holds up no helper.
     lock.lock();
@@ -663,8 +662,7 @@ IterationReport PuctSearcher::run(const Game& game, const Limits& limits,
   done = true;
   for (std::thread& helper : helpers) helper.join();
   // The helpers may have finished iterations after the search's own thread stopped counting.
-  while (iterations < 57 && playouts_ >= playouts_for_iterations(iterations + 1)) ++iterations;
-  return report(iterations);
+  return report(std::max(iterations, iterations_of(playouts_.load())));
 }
 
 }  // namespace avocet::search

@@ -144,6 +144,8 @@ class PuctSearcher {
 
   // The playouts of iteration `iterations` end at this many playouts of the search.
   static uint64_t playouts_for_iterations(int iterations);
+  // The whole iterations that `playouts` playouts complete (0 before the first ends).
+  static int iterations_of(uint64_t playouts);
 
  private:
   using Edge = PuctTree::Edge;
@@ -185,6 +187,11 @@ class PuctSearcher {
   // allow; false (and nothing counted) at either. release_playout takes one back.
   bool reserve_playout();
   void release_playout();
+  // One turn of a searching thread, the same for the search's own thread and its helpers: the
+  // search's playouts so far, this one included; 0 when it met a node another thread is
+  // expanding (taken back after a yield, to be tried again); none when nothing is left to
+  // play (the root proven, or a node or iteration limit reached).
+  std::optional<uint64_t> next_playout(Worker& worker, const Position& root);
   // One playout: selection, expansion (or an exact result), backup. False on a collision
   // (nothing changed; the caller tries again).
   bool playout(Worker& worker, const Position& root);
