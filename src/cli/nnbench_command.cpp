@@ -319,7 +319,7 @@ Measurements print_table(const std::vector<Maker>& makers,
   for (const Sample& s : samples) moves += double(s.moves.size());
   fmt::print(io.out, "{} positions, {:.1f} legal moves on average\n", samples.size(),
              moves / double(samples.size()));
-  fmt::print(io.out, "{:<31} {:>9} {:>7} {:>10} {:>9} {:>9} {:>10} {:>6}\n", "network", "precision",
+  fmt::print(io.out, "{:<31} {:>18} {:>7} {:>10} {:>9} {:>9} {:>10} {:>6}\n", "network", "precision",
              "threads", "pos/s", "ms/pos", "GFLOP/s", "GEMM GF/s", "eff");
   io.out.flush();  // each entry takes 2 x --seconds: show what is coming at once
   Progress progress(io.err, io.err_is_terminal,
@@ -336,7 +336,7 @@ Measurements print_table(const std::vector<Maker>& makers,
                                  double gemm) {
         progress.print_line(
             io.out,
-            fmt::format("{:<31} {:>9} {:>7} {:>10.1f} {:>9.3f} {:>9.1f} {:>10.1f} {:>5.0f}%",
+            fmt::format("{:<31} {:>18} {:>7} {:>10.1f} {:>9.3f} {:>9.1f} {:>10.1f} {:>5.0f}%",
                         c.name, precision_label(*net), threads, r.positions_per_second, ms,
                         r.gflops, gemm, 100.0 * r.gflops / gemm));
         progress.update(++entries_done);
@@ -386,7 +386,7 @@ void print_batch_table(const std::vector<Maker>& makers,
                        const std::vector<long long>& batches, const std::vector<Sample>& samples,
                        double seconds, const Streams& io) {
   if (batches.empty()) return;
-  fmt::print(io.out, "{:<31} {:>9} {:>6} {:>10} {:>9} {:>10} {:>6} {:>9}\n", "network", "precision",
+  fmt::print(io.out, "{:<31} {:>18} {:>6} {:>10} {:>9} {:>10} {:>6} {:>9}\n", "network", "precision",
              "batch", "pos/s", "GFLOP/s", "GEMM GF/s", "share", "x batch 1");
   for (const Maker& make : makers)
     for (const nn::Precision precision : precisions) {
@@ -399,7 +399,7 @@ void print_batch_table(const std::vector<Maker>& makers,
       for (size_t i = 0; i < batches.size(); ++i) {
         const Rate r = measure(net, samples, 1, 1, seconds, int(batches[i]));
         if (!single) single = r.positions_per_second;
-        fmt::print(io.out, "{:<31} {:>9} {:>6} {:>10.1f} {:>9.1f} {:>10.1f} {:>5.0f}% {:>8.2f}x\n",
+        fmt::print(io.out, "{:<31} {:>18} {:>6} {:>10.1f} {:>9.1f} {:>10.1f} {:>5.0f}% {:>8.2f}x\n",
                    net->config().name, precision_label(*net), batches[i], r.positions_per_second,
                    r.gflops, gemm[i], 100.0 * r.gflops / peak, r.positions_per_second / *single);
         io.out.flush();

@@ -1035,5 +1035,29 @@ TEST(Cli, NnbenchComparesThePlainFeaturedNet) {
       << r.out;
 }
 
+// Both of nnbench's tables keep their columns whatever the precision's label: "int8-vnni+bf16-qkv"
+// once pushed every int8 row 9 characters right of its header (issue 71, N11).
+TEST(Cli, NnbenchColumnsLineUpWithTheirHeaders) {
+  const Result r = run_cli({"nnbench", "--seconds", "0.02", "--threads", "1", "--split", "1",
+                            "--Precision", "int8", "--nets", "house-d128-L4"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  std::istringstream lines(r.out);
+  size_t header = 0;
+  int headers = 0, rows = 0;
+  for (std::string line; std::getline(lines, line);) {
+    if (line.rfind("network ", 0) == 0) {
+      header = line.size();
+      ++headers;
+    } else if (header > 0 && line.rfind("house-d128-L4 ", 0) == 0) {
+      EXPECT_EQ(line.size(), header) << line << "\n" << r.out;
+      ++rows;
+    } else {
+      header = 0;
+    }
+  }
+  EXPECT_EQ(headers, 2) << r.out;
+  EXPECT_GE(rows, 2) << r.out;
+}
+
 }  // namespace
 }  // namespace avocet::cli
