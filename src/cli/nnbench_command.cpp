@@ -319,8 +319,8 @@ Measurements print_table(const std::vector<Maker>& makers,
   for (const Sample& s : samples) moves += double(s.moves.size());
   fmt::print(io.out, "{} positions, {:.1f} legal moves on average\n", samples.size(),
              moves / double(samples.size()));
-  fmt::print(io.out, "{:<31} {:>18} {:>7} {:>10} {:>9} {:>9} {:>10} {:>6}\n", "network", "precision",
-             "threads", "pos/s", "ms/pos", "GFLOP/s", "GEMM GF/s", "eff");
+  fmt::print(io.out, "{:<31} {:>18} {:>7} {:>10} {:>9} {:>9} {:>10} {:>6}\n", "network",
+             "precision", "threads", "pos/s", "ms/pos", "GFLOP/s", "GEMM GF/s", "eff");
   io.out.flush();  // each entry takes 2 x --seconds: show what is coming at once
   Progress progress(io.err, io.err_is_terminal,
                     makers.size() * precisions.size() * (thread_counts.size() + splits.size()),
@@ -386,8 +386,8 @@ void print_batch_table(const std::vector<Maker>& makers,
                        const std::vector<long long>& batches, const std::vector<Sample>& samples,
                        double seconds, const Streams& io) {
   if (batches.empty()) return;
-  fmt::print(io.out, "{:<31} {:>18} {:>6} {:>10} {:>9} {:>10} {:>6} {:>9}\n", "network", "precision",
-             "batch", "pos/s", "GFLOP/s", "GEMM GF/s", "share", "x batch 1");
+  fmt::print(io.out, "{:<31} {:>18} {:>6} {:>10} {:>9} {:>10} {:>6} {:>9}\n", "network",
+             "precision", "batch", "pos/s", "GFLOP/s", "GEMM GF/s", "share", "x batch 1");
   for (const Maker& make : makers)
     for (const nn::Precision precision : precisions) {
       const std::shared_ptr<const nn::Network> net = make(precision);
