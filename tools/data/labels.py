@@ -22,6 +22,8 @@ import lzma
 import struct
 import sys
 import zlib
+from collections.abc import Iterable, Iterator
+from typing import Any
 
 MAGIC = b"AVOGAME1"
 GAME_MARKER = b"G"
@@ -36,14 +38,14 @@ class LabelError(ValueError):
     """A file that is not, or no longer, a whole labelled-games file."""
 
 
-def decode_score(score):
+def decode_score(score: int) -> str:
     """The file's score as the annotation files write it: "35", "m3", "m-2"."""
     if abs(score) <= MAX_CENTIPAWNS:
         return str(score)
     return f"m{MATE_SCORE - score}" if score > 0 else f"m-{MATE_SCORE + score}"
 
 
-def decode_scores(codes):
+def decode_scores(codes: Iterable[int]) -> list[int]:
     """The scores of a game's score column: each code is the zigzag code of the score's sum
     with the previous ply's, in 16-bit wrapping arithmetic."""
     scores, previous = [], 0
@@ -54,7 +56,7 @@ def decode_scores(codes):
     return scores
 
 
-def move_text(bits):
+def move_text(bits: int) -> str:
     """UCI text of a move's 16 bits (the flag bit ignored)."""
     text = "".join("abcdefgh"[s % 8] + "12345678"[s // 8] for s in (bits & 63, (bits >> 6) & 63))
     promotion = (bits >> 12) & 7
@@ -67,14 +69,15 @@ class Game:
     """One labelled game: its start FEN, per ply (best, score, played) as UCI text and the
     file's score, the result code, and its bytes as stored (for packing them unchanged)."""
 
-    def __init__(self, start_fen, plies, result, raw):
+    def __init__(self, start_fen: str, plies: list[tuple[str, int, str]], result: int,
+                 raw: bytes) -> None:
         self.start_fen, self.plies, self.result, self.raw = start_fen, plies, result, raw
 
     @property
-    def checksum(self):
+    def checksum(self) -> int:
         return struct.unpack_from("<I", self.raw, len(self.raw) - 4)[0]
 
-    def positions(self):
+    def positions(self) -> Iterator[tuple[str, str, str, str]]:
         """Yields (FEN, best move, score text, played move) for every ply, in order."""
         board = Board(self.start_fen)
         for number, (best, score, played) in enumerate(self.plies, 1):
@@ -86,12 +89,12 @@ class Game:
             yield fen, best, decode_score(score), played
 
 
-def open_bytes(path):
+def open_bytes(path: str) -> io.BufferedIOBase:
     """A binary stream of the file, decompressed when it ends in .xz."""
     return lzma.open(path, "rb") if path.endswith(".xz") else open(path, "rb")
 
 
-def read_header(stream, name):
+def read_header(stream: io.BufferedIOBase, name: str) -> tuple[dict[str, Any], int]:
     head = stream.read(len(MAGIC) + 4)
     if len(head) < len(MAGIC) + 4 or head[:len(MAGIC)] != MAGIC:
         raise LabelError(f"{name}: not a labelled-games file (no '{MAGIC.decode()}' header)")
@@ -105,7 +108,8 @@ def read_header(stream, name):
         raise LabelError(f"{name}: its header is not JSON: {error}") from None
 
 
-def read_games(stream, name, start=None, allow_cut_short=False):
+def read_games(stream: io.BufferedIOBase, name: str, start: int | None = None,
+               allow_cut_short: bool = False) -> Iterator[tuple[Game, int | None]]:
     """Yields (Game, offset after it) from a stream positioned just past the header; `start`
     (an offset past the header) skips to where an earlier reader stopped. With
     `allow_cut_short`, a game the stream ends inside (one still being written) ends the games
@@ -171,7 +175,8 @@ def read_games(stream, name, start=None, allow_cut_short=False):
         yield Game(fen, labelled, result, bytes(raw)), offset
 
 
-def games_of_file(path, allow_cut_short=False):
+def games_of_file(path: str,
+                  allow_cut_short: bool = False) -> tuple[dict[str, Any], Iterator[Game]]:
     """(header, iterator of Game) for a file; offsets are tracked for plain files."""
     stream = open_bytes(path)
     try:
@@ -188,18 +193,18 @@ def games_of_file(path, allow_cut_short=False):
     return header, games()
 
 
-def annotation_lines(game):
+def annotation_lines(game: Game) -> Iterator[str]:
     """The training lines of a game's positions: `FEN<TAB>best:score *:?`."""
     for fen, best, score, _ in game.positions():
         yield f"{fen}\t{best}:{score} *:?\n"
 
 
-def position_key(fen):
+def position_key(fen: str) -> str:
     """Positions are the same for training when their first four FEN fields are."""
     return " ".join(fen.split(" ", 4)[:4])
 
 
-def write_file(path, header, raw_games):
+def write_file(path: str, header: dict[str, Any], raw_games: Iterable[bytes]) -> int:
     """A labelled-games file, xz-compressed when `path` ends in .xz; returns its bytes."""
     text = json.dumps(header, sort_keys=True).encode()
     body = io.BytesIO()
@@ -223,7 +228,7 @@ class Board:
 
     CASTLING_SQUARES = {0: "Q", 4: "KQ", 7: "K", 56: "q", 60: "kq", 63: "k"}
 
-    def __init__(self, fen):
+    def __init__(self, fen: str) -> None:
         fields = fen.split()
         if len(fields) != 6:
             raise ValueError(f"'{fen}' is not a six-field FEN")
@@ -242,7 +247,7 @@ class Board:
         self.castling = "" if castling == "-" else castling
         self.halfmove, self.fullmove = int(half), int(full)
 
-    def fen(self):
+    def fen(self) -> str:
         rows = []
         for rank in range(7, -1, -1):
             row, empty = "", 0
@@ -257,7 +262,7 @@ class Board:
         return (f"{'/'.join(rows)} {'w' if self.white else 'b'} {self.castling or '-'} "
                 f"{self.en_passant} {self.halfmove} {self.fullmove}")
 
-    def play(self, uci):
+    def play(self, uci: str) -> None:
         def square(text):
             return "abcdefgh".index(text[0]) + 8 * "12345678".index(text[1])
         start, end = square(uci[0:2]), square(uci[2:4])
@@ -292,7 +297,7 @@ class Board:
         self.white = not self.white
 
 
-def main(argv=None):
+def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     commands = parser.add_subparsers(dest="command", required=True)
     lines = commands.add_parser("lines", help="print every position's annotation line")

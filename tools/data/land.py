@@ -25,6 +25,7 @@ import hashlib
 import json
 import os
 import sys
+from typing import Any
 
 from tools.data import labels
 
@@ -32,7 +33,7 @@ MANIFEST_FORMAT = "avocet labels manifest"
 NOTHING_TO_LAND = 3
 
 
-def load_manifest(path):
+def load_manifest(path: str) -> dict[str, Any]:
     if not os.path.exists(path):
         return {"format": MANIFEST_FORMAT, "version": 1, "files": [], "landings": []}
     with open(path) as file:
@@ -42,13 +43,13 @@ def load_manifest(path):
     return manifest
 
 
-def manifest_hash(files):
+def manifest_hash(files: list[dict[str, Any]]) -> str:
     """The hash that names a list of landed files: of each one's path and content hash."""
     text = "".join(f"{f['path']} {f['sha256']}\n" for f in files)
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
-def totals(files):
+def totals(files: list[dict[str, Any]]) -> dict[str, int | float | None]:
     positions = sum(f["positions"] for f in files)
     size = sum(f["bytes"] for f in files)
     return {"files": len(files), "games": sum(f["games"] for f in files),
@@ -56,7 +57,7 @@ def totals(files):
             "bytes_per_position": round(size / positions, 3) if positions else None}
 
 
-def landed_offsets(manifest):
+def landed_offsets(manifest: dict[str, Any]) -> dict[str, int]:
     """Per labeller file (by name), the offset up to which its games have landed."""
     offsets = {}
     for entry in manifest["files"]:
@@ -65,7 +66,8 @@ def landed_offsets(manifest):
     return offsets
 
 
-def new_games(folder, offsets):
+def new_games(folder: str,
+              offsets: dict[str, int]) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     """The recipe of `folder` and, per labeller file, the whole games after its landed
     offset: [(name, from, to, [Game])]."""
     with open(os.path.join(folder, "recipe.json")) as file:
@@ -89,7 +91,7 @@ def new_games(folder, offsets):
     return record["recipe"], found
 
 
-def land(data_root, labels_dir, now=None):
+def land(data_root: str, labels_dir: str, now: datetime.datetime | None = None) -> list[str]:
     """Lands every recipe folder's new games; returns the lines to print (the last one the
     commit subject), or [] when there is nothing new."""
     manifest_path = os.path.join(labels_dir, "manifest.json")
@@ -145,7 +147,7 @@ def land(data_root, labels_dir, now=None):
     return printed
 
 
-def main(argv=None):
+def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("data_root", help="the labeller's folder (one folder per recipe)")
     parser.add_argument("--labels", required=True, help="the repository's weights/labels")

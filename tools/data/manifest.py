@@ -25,9 +25,10 @@ import json
 import lzma
 import os
 import sys
+from typing import Any
 
 
-def whole_lines(path):
+def whole_lines(path: str) -> bytes:
     """The bytes of `path` up to its last newline (all of it for .xz files, which are
     written whole)."""
     if path.endswith(".xz"):
@@ -38,7 +39,7 @@ def whole_lines(path):
     return data[:data.rfind(b"\n") + 1]
 
 
-def count_labels(data):
+def count_labels(data: bytes) -> tuple[int, int, int]:
     """Positions, scored moves and unscored moves (`move:?`) of annotation lines; a line's
     `*:?` (every legal move it does not list, unscored) is counted as neither."""
     positions = scored = unscored = 0
@@ -54,7 +55,7 @@ def count_labels(data):
     return positions, scored, unscored
 
 
-def describe(path, root):
+def describe(path: str, root: str) -> dict[str, Any]:
     data = whole_lines(path)
     positions, scored, unscored = count_labels(data)
     return {"path": os.path.relpath(path, root), "bytes": len(data),
@@ -62,7 +63,7 @@ def describe(path, root):
             "scored_moves": scored, "unscored_moves": unscored}
 
 
-def recipe_files(root):
+def recipe_files(root: str) -> list[dict[str, Any]]:
     """One entry per annotation file of every recipe folder under `root`."""
     entries = []
     for record_path in sorted(glob.glob(os.path.join(root, "*", "recipe.json"))):
@@ -81,13 +82,13 @@ def recipe_files(root):
     return entries
 
 
-def manifest_hash(files):
+def manifest_hash(files: list[dict[str, Any]]) -> str:
     """The hash that names a manifest: of its files' paths, lengths and hashes."""
     key = json.dumps([[f["path"], f["bytes"], f["sha256"]] for f in files], sort_keys=True)
     return hashlib.sha256(key.encode()).hexdigest()[:16]
 
 
-def recipe_summary(files):
+def recipe_summary(files: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
     """Per recipe folder: positions, Stockfish CPU hours and positions per core-hour."""
     summary = {}
     for f in files:
@@ -108,7 +109,7 @@ def recipe_summary(files):
     return summary
 
 
-def main(argv=None):
+def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("root",
                         help="the data folder: one folder per recipe, each with recipe.json")

@@ -36,12 +36,14 @@ import os
 import shutil
 import subprocess
 import sys
+from collections.abc import Iterable
+from typing import Any
 
 from tools.data import labels
 from tools.data import split_games
 
 
-def read_hashed(entry, root):
+def read_hashed(entry: dict[str, Any], root: str) -> str:
     """The manifest's bytes of one file, checked against its hash."""
     path = entry["path"] if os.path.isabs(entry["path"]) else os.path.join(root, entry["path"])
     if path.endswith(".xz"):
@@ -56,7 +58,8 @@ def read_hashed(entry, root):
     return data.decode()
 
 
-def stage(manifest, root, out, held_out_percent):
+def stage(manifest: dict[str, Any], root: str, out: str,
+          held_out_percent: int) -> dict[str, dict[str, int]]:
     """Writes OUT/tsv/{train,held-out}/NAME.tsv; returns the counts per data set."""
     counts = {}
     outputs = {}
@@ -92,7 +95,7 @@ def stage(manifest, root, out, held_out_percent):
     return counts
 
 
-def file_sha256(path):
+def file_sha256(path: str) -> str:
     digest = hashlib.sha256()
     with open(path, "rb") as file:
         for block in iter(lambda: file.read(1 << 20), b""):
@@ -100,7 +103,8 @@ def file_sha256(path):
     return digest.hexdigest()
 
 
-def stage_labels(manifest_path, out, held_out_percent):
+def stage_labels(manifest_path: str, out: str,
+                 held_out_percent: int) -> tuple[dict[str, Any], dict[str, dict[str, int]]]:
     """Writes OUT/tsv/{train,held-out}/RECIPE[-games].tsv from the landed labels; returns the
     counts per recipe, with the positions dropped as repeats."""
     with open(manifest_path) as file:
@@ -149,7 +153,7 @@ def stage_labels(manifest_path, out, held_out_percent):
     return manifest, counts
 
 
-def stage_externals(paths, out):
+def stage_externals(paths: Iterable[str], out: str) -> list[dict[str, str]]:
     """Copies shared annotation files into OUT/tsv/train; returns their entries."""
     entries = []
     folder = os.path.join(out, "tsv", "train")
@@ -163,7 +167,7 @@ def stage_externals(paths, out):
     return entries
 
 
-def main(argv=None):
+def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("manifest", nargs="?", help="manifest.json from tools/data/manifest.py")
     parser.add_argument("--labels",

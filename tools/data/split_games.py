@@ -18,9 +18,10 @@ Standard library only. Example:
 import argparse
 import sys
 import zlib
+from collections.abc import Iterable, Iterator
 
 
-def games(lines):
+def games(lines: Iterable[str]) -> Iterator[list[str]]:
     """Yields each game's lines (a list), a game ending where the next line's full-move number
     is lower than its own."""
     game, last_move = [], None
@@ -38,11 +39,11 @@ def games(lines):
         yield game
 
 
-def is_held_out(game, percent):
+def is_held_out(game: list[str], percent: int) -> bool:
     return zlib.crc32(game[0].split("\t", 1)[0].encode()) % 100 < percent
 
 
-def main():
+def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("source", help="datagen annotations (FEN<TAB>move:cp ...)")
     parser.add_argument("train", help="where the training games' lines go")

@@ -30,6 +30,8 @@ import lzma
 import math
 import os
 import sys
+from collections.abc import Iterable, Iterator, Sequence
+from typing import TextIO
 
 from tools.uci_engine import STOCKFISH, UciEngine
 
@@ -43,15 +45,15 @@ CALIBRATION_RANGE = 600
 class Row:
     __slots__ = ("fen", "move", "depth", "score", "result")
 
-    def __init__(self, fen, move, depth, score, result):
+    def __init__(self, fen: str, move: str, depth: int, score: str, result: float) -> None:
         self.fen, self.move, self.depth, self.score, self.result = fen, move, depth, score, result
 
-    def centipawns(self):
+    def centipawns(self) -> int | None:
         """The score in centipawns, or None for a mate score."""
         return None if self.score.startswith("m") else int(self.score)
 
 
-def parse_row(line):
+def parse_row(line: str) -> Row:
     """One TCEC row; raises ValueError saying what is wrong."""
     fields = line.rstrip("\r\n").split("\t")
     if len(fields) != 5:
@@ -79,11 +81,11 @@ class TcecFile:
     """The well-formed rows of a TCEC file (.xz or plain), in order, when iterated; each
     malformed row is reported as 'PATH line N: why' (the first `max_reports`) and counted."""
 
-    def __init__(self, path, report=sys.stderr, max_reports=20):
+    def __init__(self, path: str, report: TextIO = sys.stderr, max_reports: int = 20) -> None:
         self.path, self.report, self.max_reports = path, report, max_reports
         self.malformed = 0
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[Row]:
         opener = lzma.open if self.path.endswith(".xz") else open
         self.malformed = 0
         with opener(self.path, "rt", encoding="utf-8") as file:
@@ -98,11 +100,11 @@ class TcecFile:
                         print(f"{self.path} line {number}: {e}", file=self.report)
 
 
-def sample_key(fen):
+def sample_key(fen: str) -> bytes:
     return hashlib.sha1(fen.encode()).digest()
 
 
-def calibration_sample(rows, count):
+def calibration_sample(rows: Iterable[Row], count: int) -> list[tuple[str, int]]:
     """The `count` rows with centipawn scores within CALIBRATION_RANGE whose FEN hashes lowest:
     a fixed sample, whatever the file's order."""
     chosen = sorted((sample_key(r.fen), r.fen, r.centipawns()) for r in rows
@@ -110,7 +112,7 @@ def calibration_sample(rows, count):
     return [(fen, cp) for _, fen, cp in chosen[:count]]
 
 
-def stockfish_score(engine, fen, depth):
+def stockfish_score(engine: UciEngine, fen: str, depth: int) -> int | None:
     """Stockfish's last centipawn score at `depth`, side to move's view; None for a mate."""
     engine.send("ucinewgame")
     engine.send("isready")
@@ -126,14 +128,14 @@ def stockfish_score(engine, fen, depth):
     return score
 
 
-def sigmoid(x):
+def sigmoid(x: float) -> float:
     if x >= 0:
         return 1 / (1 + math.exp(-x))
     e = math.exp(x)
     return e / (1 + e)
 
 
-def fit_scale(pairs):
+def fit_scale(pairs: Sequence[tuple[float, float]]) -> float:
     """The factor s minimising sum (stockfish - s * tcec)^2 over (tcec, stockfish) pairs."""
     den = sum(t * t for t, _ in pairs)
     if not den:
@@ -141,7 +143,7 @@ def fit_scale(pairs):
     return sum(t * sf for t, sf in pairs) / den
 
 
-def fit_result_slope(pairs):
+def fit_result_slope(pairs: Sequence[tuple[float, float]]) -> float:
     """The k maximising the likelihood of the results (1, 0.5, 0 as a fraction won) under
     W = 1 / (1 + exp(-k * score)), over (score, result) pairs. The log-likelihood is concave in
     k, so its derivative, sum (result - W) * score, falls as k grows: bisection finds its zero
@@ -160,13 +162,13 @@ def fit_result_slope(pairs):
     return (low + high) / 2
 
 
-def annotation_line(row, scale):
+def annotation_line(row: Row, scale: float) -> str:
     cp = row.centipawns()
     score = row.score if cp is None else str(round(cp * scale))
     return f"{row.fen}\t{row.move}:{score} *:?\n"
 
 
-def calibrate(args):
+def calibrate(args: argparse.Namespace) -> None:
     tcec = TcecFile(args.tcec)
     rows = list(tcec)
     sample = calibration_sample(rows, args.positions)
@@ -191,7 +193,7 @@ def calibrate(args):
           f"{slope / LABEL_SLOPE:.4f} against the labels' curve (for comparison)")
 
 
-def convert(args):
+def convert(args: argparse.Namespace) -> None:
     counts = {"rows": 0, "mates": 0, "shallow": 0}
     temporary = args.output + ".part"
     opener = lzma.open if args.output.endswith(".xz") else open
@@ -210,7 +212,7 @@ def convert(args):
           f"{tcec.malformed} malformed")
 
 
-def main(argv=None):
+def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     commands = parser.add_subparsers(dest="command", required=True)
     cal = commands.add_parser("calibrate", help="fit the scale onto Stockfish 15.1's")

@@ -10,6 +10,7 @@ Prints one line per breach and exits 1 if there is any. Standard library only. E
 import os
 import re
 import sys
+from collections.abc import Iterator
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 FRONT_PAGE_LINES = 100
@@ -19,7 +20,7 @@ SKIPPED = {".git", "build", "node_modules"}
 LINK = re.compile(r"\[[^\]]*\]\(([^)\s]+)\)")
 
 
-def markdown_files(root):
+def markdown_files(root: str) -> Iterator[str]:
     for folder, folders, files in os.walk(root):
         folders[:] = sorted(f for f in folders if f not in SKIPPED and not f.startswith("build"))
         for name in sorted(files):
@@ -27,7 +28,7 @@ def markdown_files(root):
                 yield os.path.join(folder, name)
 
 
-def breaches(root=ROOT):
+def breaches(root: str = ROOT) -> list[str]:
     """Every breach, as a line naming the file."""
     found = []
     for path in markdown_files(root):
@@ -70,7 +71,7 @@ def breaches(root=ROOT):
     return found
 
 
-def main():
+def main() -> int:
     found = breaches()
     for line in found:
         print(line)

@@ -27,13 +27,15 @@ import os
 import re
 import sys
 from collections import Counter
+from collections.abc import Collection, Mapping
+from typing import TextIO
 
 SOURCE_EXTENSIONS = (".h", ".hh", ".hpp", ".cpp", ".cc", ".cxx", ".inc", ".ipp")
 INCLUDE = re.compile(r'^\s*#\s*include\s*"([^"]+)"')
 PROJECT_DIR = "avocet"  # include/avocet/...: the public headers' folder under include/
 
 
-def source_files(root):
+def source_files(root: str) -> list[str]:
     """Repository-relative paths of the C++ files under src/ and include/, sorted."""
     files = []
     for top in ("src", "include"):
@@ -44,7 +46,7 @@ def source_files(root):
     return sorted(path.replace(os.sep, "/") for path in files)
 
 
-def includes_of(root, path, known):
+def includes_of(root: str, path: str, known: set[str]) -> list[str]:
     """The files of `known` that `path` includes, one entry per include line, in order."""
     found = []
     with open(os.path.join(root, path), encoding="utf-8", errors="replace") as lines:
@@ -61,7 +63,7 @@ def includes_of(root, path, known):
     return found
 
 
-def module_of(path, depth):
+def module_of(path: str, depth: int) -> str:
     """`src/nn/network.cpp` and `include/avocet/nn/network.h` -> `nn` (depth 1)."""
     parts = path.split("/")
     parts = parts[2:] if parts[:2] == ["include", PROJECT_DIR] else parts[1:]
@@ -71,13 +73,13 @@ def module_of(path, depth):
     return "/".join(folders[:depth])
 
 
-def file_graph(root):
+def file_graph(root: str) -> dict[str, list[str]]:
     files = source_files(root)
     known = set(files)
     return {path: includes_of(root, path, known) for path in files}
 
 
-def strongly_connected(graph):
+def strongly_connected(graph: Mapping[str, Collection[str]]) -> list[list[str]]:
     """Tarjan's components of `graph` (node -> iterable of nodes) that hold a cycle."""
     index, low, on_stack, stack, found = {}, {}, set(), [], []
 
@@ -120,7 +122,7 @@ def strongly_connected(graph):
     return sorted(found)
 
 
-def cycle_in(graph, component):
+def cycle_in(graph: Mapping[str, Collection[str]], component: list[str]) -> list[str]:
     """One cycle through the component's first node, as a list of nodes ending where it began."""
     members, start = set(component), component[0]
     path, seen = [start], {start}
@@ -138,7 +140,8 @@ def cycle_in(graph, component):
         seen.add(step)
 
 
-def module_graph(files, depth):
+def module_graph(files: dict[str, list[str]],
+                 depth: int) -> tuple[Counter[str], Counter[tuple[str, str]]]:
     """(module -> file count, Counter of (from, to) -> include lines between modules)."""
     sizes = Counter(module_of(path, depth) for path in files)
     edges = Counter()
@@ -150,11 +153,12 @@ def module_graph(files, depth):
     return sizes, edges
 
 
-def mermaid_id(module):
+def mermaid_id(module: str) -> str:
     return re.sub(r"\W", "_", module)
 
 
-def print_text(sizes, edges, out):
+def print_text(sizes: Mapping[str, int], edges: Mapping[tuple[str, str], int],
+               out: TextIO) -> None:
     print("module edges (from -> to: include lines):", file=out)
     for module in sorted(sizes):
         targets = sorted((to, n) for (source, to), n in edges.items() if source == module)
@@ -164,7 +168,8 @@ def print_text(sizes, edges, out):
             print(f"  {module} -> {to}: {n}", file=out)
 
 
-def print_mermaid(sizes, edges, out):
+def print_mermaid(sizes: Mapping[str, int], edges: Mapping[tuple[str, str], int],
+                  out: TextIO) -> None:
     print("```mermaid", file=out)
     print("graph TD", file=out)
     for module in sorted(sizes):
@@ -175,7 +180,7 @@ def print_mermaid(sizes, edges, out):
     print("```", file=out)
 
 
-def main(argv=None):
+def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--root", default=os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                                        "..", ".."),
