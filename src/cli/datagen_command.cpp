@@ -296,6 +296,9 @@ void run_workers(const datagen::SelfplayOptions& o, int workers, long target, do
   stop = true;  // the target reached, the budget spent or an error: all workers end
   for (auto& t : threads) t.join();
   record.save(spent());
+  // A move in flight when the loop stopped is written as its game ends: the last line counts
+  // it, as the summary below does.
+  progress.update(size_t(std::min(written.load(), target)));
   progress.finish();
   // Each worker's games file ends with its last whole game: what was
   // written before the error is kept, and a later run resumes from it.

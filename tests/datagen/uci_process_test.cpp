@@ -130,6 +130,46 @@ TEST(UciProcess, DatagenNamesACrashedEngineAndKeepsItsGames) {
   std::filesystem::remove_all(dir);
 }
 
+// Burns a tenth of a second of CPU on its first move (more than the folder's budget below),
+// then is slow to answer the second: the budget stops datagen while that move is in flight.
+const char* kSlowSecondMoveEngine = R"(n=0
+while read -r line; do
+  case "$line" in
+    uci) echo "id name slow fake"; echo uciok ;;
+    isready) echo readyok ;;
+    go*) n=$((n + 1))
+      case $n in
+        1) i=0; while [ $i -lt 100000 ]; do i=$((i + 1)); done
+           echo "info depth 1 multipv 1 score cp 30 pv e2e4"; echo "bestmove e2e4" ;;
+        2) sleep 2; echo "info depth 1 multipv 1 score cp -25 pv e7e5"; echo "bestmove e7e5" ;;
+        *) sleep 60 ;;
+      esac ;;
+  esac
+done
+)";
+
+// The last progress line counts what the summary counts, the move that was in flight when the
+// budget ran out included.
+TEST(UciProcess, DatagenProgressEndsAtTheSummarysCount) {
+  const std::string engine = fake_engine("slow_second_move", kSlowSecondMoveEngine);
+  const std::string dir = ::testing::TempDir() + "avocet_budget_shards";
+  std::filesystem::remove_all(dir);
+
+  const char* argv[] = {"avocet",    "datagen",     "--stockfish", engine.c_str(), "-o",
+                        dir.c_str(), "--positions", "10",          "--seconds",    "0.01"};
+  std::istringstream in;
+  std::ostringstream out, err;
+  EXPECT_EQ(cli::run(int(std::size(argv)), argv, in, out, err), 0) << err.str();
+  EXPECT_NE(out.str().find("wrote 2 positions"), std::string::npos) << out.str();
+  std::vector<std::string> lines;
+  std::istringstream progress(err.str());
+  for (std::string line; std::getline(progress, line);) lines.push_back(line);
+  ASSERT_FALSE(lines.empty());
+  EXPECT_EQ(lines.back().rfind("2/10 done", 0), 0u) << err.str();
+  EXPECT_TRUE(no_children());
+  std::filesystem::remove_all(dir);
+}
+
 // Without --book every game starts from the start position (there is no default book file).
 TEST(UciProcess, DatagenWithoutABookStartsFromTheStartPosition) {
   const std::string engine = fake_engine("crashing", kCrashingEngine);
