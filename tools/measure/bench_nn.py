@@ -19,6 +19,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Sequence
 
 import torch
 
@@ -30,7 +31,8 @@ NETWORKS = [("house", 128, 4), ("house", 128, 8), ("house", 256, 4), ("house", 2
             ("searchless", 256, 8)]
 
 
-def torch_rate(model, cases, seconds):
+def torch_rate(model: reference_model.HouseNet | reference_model.SearchlessNet,
+               cases: Sequence[tuple[str, Sequence[str]]], seconds: float) -> float:
     """Positions/s of the PyTorch model, one position per call (inputs encoded beforehand)."""
     encoded = []
     for fen, moves in cases:
@@ -52,7 +54,7 @@ def torch_rate(model, cases, seconds):
     return done / (time.perf_counter() - start)
 
 
-def main():
+def main() -> int:
     root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--avocet", default=os.path.join(root, "build", "avocet"))

@@ -25,7 +25,7 @@ POSITIONS = [
 ]
 
 
-def main():
+def main() -> int:
     root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--avocet", default=os.path.join(root, "build", "avocet"))

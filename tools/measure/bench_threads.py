@@ -20,7 +20,7 @@ import sys
 from tools.uci_engine import UciEngine
 
 
-def search(engine, fen, threads, depth):
+def search(engine: UciEngine, fen: str, threads: int, depth: int) -> tuple[float, int, str]:
     """Returns (seconds from go to bestmove, nodes, best move)."""
     engine.send(f"setoption name Threads value {threads}")
     engine.send("ucinewgame")
@@ -33,7 +33,7 @@ def search(engine, fen, threads, depth):
     return seconds, nodes, lines[-1].split()[1]
 
 
-def main():
+def main() -> None:
     root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--avocet", default=os.path.join(root, "build", "avocet"))

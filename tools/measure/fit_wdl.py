@@ -36,8 +36,14 @@ import os
 import random
 import sys
 import time
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from tools.uci_engine import STOCKFISH, UciEngine
+
+if TYPE_CHECKING:  # imported where they are used, so that `play` needs neither
+    import numpy as np
+    import torch
 
 PIECE_VALUES = {"p": 1, "n": 3, "b": 3, "r": 5, "q": 9}
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -47,12 +53,12 @@ MATERIAL_NORM = 58.0  # polynomials take m / 58, as Stockfish's model does
 MATERIAL_MIN = 4  # below this a and b are evaluated at 4 (few rows; KPK has m = 1)
 
 
-def material(fen):
+def material(fen: str) -> int:
     """Material of both sides. material('8/8/8/4k3/8/4P3/4K3/8 w - - 0 1') == 1."""
     return sum(PIECE_VALUES.get(c.lower(), 0) for c in fen.split()[0])
 
 
-def insufficient_material(fen):
+def insufficient_material(fen: str) -> bool:
     """No pawn, rook or queen, and at most one minor piece, or only same-coloured bishops."""
     placement = fen.split()[0]
     if any(c in "pPrRqQ" for c in placement):
@@ -76,7 +82,7 @@ def insufficient_material(fen):
 
 
 class Player(UciEngine):
-    def board(self, start, moves):
+    def board(self, start: str, moves: Sequence[str]) -> tuple[str, bool]:
         """(FEN, in check) after moves."""
         self.send(f"position fen {start}" + (" moves " + " ".join(moves) if moves else ""))
         self.send("d")
@@ -87,7 +93,7 @@ class Player(UciEngine):
             if line.startswith("Checkers"):
                 return fen, bool(line.split(":", 1)[1].strip())
 
-    def search(self, nodes):
+    def search(self, nodes: int) -> tuple[str | None, dict[int, tuple[str, int, str]]]:
         """(bestmove or None, {multipv: (kind, value, move)}) for the last position sent."""
         self.send(f"go nodes {nodes}")
         lines = self.read_until("bestmove")
@@ -103,7 +109,8 @@ class Player(UciEngine):
         return (None if best == "(none)" else best), lines_by_pv
 
 
-def play_game(sf, start, rng, args):
+def play_game(sf: Player, start: str, rng: random.Random,
+              args: argparse.Namespace) -> tuple[list[tuple[int, str, int, int, str]], float]:
     """Rows (ply, kind, score, material, fen, side) and the result for White (1, 0.5, 0)."""
     sf.send("ucinewgame")
     moves, rows, seen = [], [], collections.Counter()
@@ -144,7 +151,7 @@ def play_game(sf, start, rng, args):
     return rows, white_result
 
 
-def play(args):
+def play(args: argparse.Namespace) -> None:
     os.makedirs(os.path.dirname(os.path.abspath(args.out)), exist_ok=True)
     done = set()
     if os.path.exists(args.out):
@@ -181,7 +188,7 @@ def play(args):
 # Fit
 
 
-def load(path):
+def load(path: str) -> "tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]":
     """Arrays (game, x pawns clamped, material, result) over the rows with a cp score."""
     import numpy as np
 
@@ -199,7 +206,7 @@ def load(path):
     return np.array(games), x, np.array(ms, dtype=float), np.array(rs)
 
 
-def polynomial(coefficients, m):
+def polynomial(coefficients: "torch.Tensor", m: "torch.Tensor") -> "torch.Tensor":
     """coefficients[0] + coefficients[1] t + ... with t = clamp(m) / 58."""
     import torch
 
@@ -210,7 +217,8 @@ def polynomial(coefficients, m):
     return value
 
 
-def model_probabilities(params, x, m):
+def model_probabilities(params: "torch.Tensor", x: "torch.Tensor",
+                        m: "torch.Tensor") -> "torch.Tensor":
     import torch
 
     terms = len(params) // 2
@@ -221,7 +229,7 @@ def model_probabilities(params, x, m):
     return torch.stack([win, 1 - win - loss, loss], dim=1)
 
 
-def log_loss(p, outcome):
+def log_loss(p: "np.ndarray", outcome: "np.ndarray") -> float:
     """Mean negative log-likelihood of outcomes (0 win, 1 draw, 2 loss) in nats."""
     import numpy as np
 
@@ -229,7 +237,8 @@ def log_loss(p, outcome):
     return float(-np.mean(np.log(p[np.arange(len(outcome)), outcome])))
 
 
-def fit_polynomials(x, m, outcome, terms):
+def fit_polynomials(x: "np.ndarray", m: "np.ndarray", outcome: "np.ndarray",
+                    terms: int) -> "torch.Tensor":
     import torch
 
     xt = torch.tensor(x, dtype=torch.float64)
@@ -253,7 +262,7 @@ def fit_polynomials(x, m, outcome, terms):
     return params.detach()
 
 
-def fit(args):
+def fit(args: argparse.Namespace) -> None:
     import numpy as np
     import torch
 
@@ -317,7 +326,7 @@ def fit(args):
         print(f"  {lo:4.1f}-{hi:<5.1f} " + "".join(cells))
 
 
-def main():
+def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     sub = parser.add_subparsers(dest="command", required=True)
     p = sub.add_parser("play", help="append Stockfish self-play games to a TSV")

@@ -33,12 +33,17 @@ import sys
 import tempfile
 import threading
 from multiprocessing import Manager
+from types import ModuleType
+from typing import TYPE_CHECKING, Any, NoReturn
+
+if TYPE_CHECKING:
+    import queue
 
 STOCKFISH = "/usr/games/stockfish"
 report_fd = 1  # the real standard output while the games' output goes to a file
 
 
-def descendants(pid):
+def descendants(pid: int) -> list[int]:
     """Every process below pid, from /proc."""
     children = {}
     for entry in os.listdir("/proc"):
@@ -57,7 +62,7 @@ def descendants(pid):
     return found
 
 
-def give_up(seconds, game, stdout, stderr_path):
+def give_up(seconds: float, game: int, stdout: int, stderr_path: str) -> NoReturn:
     """A game that does not end (an engine that never starts makes lichess-bot retry forever):
     say so with the engine's last stderr line, stop every process of the check, exit 1."""
     with open(stderr_path, errors="replace") as file:
@@ -72,7 +77,7 @@ def give_up(seconds, game, stdout, stderr_path):
     os._exit(1)
 
 
-def option_value(text):
+def option_value(text: str) -> bool | int | str:
     """YAML-like typing for NAME=VALUE: true/false, integers, else the text."""
     if text.lower() in ("true", "false"):
         return text.lower() == "true"
@@ -82,7 +87,9 @@ def option_value(text):
         return text
 
 
-def simulate_lichess(chess, engine, args, move_queue, board_queue, clock_queue, results):
+def simulate_lichess(chess: ModuleType, engine: Any, args: argparse.Namespace,
+                     move_queue: "queue.Queue[Any]", board_queue: "queue.Queue[Any]",
+                     clock_queue: "queue.Queue[Any]", results: "queue.Queue[str]") -> None:
     """The server's side of one game, over the harness's queues: White (Stockfish) moves, the
     game stream gets the board and clocks, and the bot's move comes back on move_queue (None
     asks for the current state again). Clocks run on the wall clock, with the increment."""
@@ -119,7 +126,8 @@ def simulate_lichess(chess, engine, args, move_queue, board_queue, clock_queue, 
                 f"({board.outcome().termination.name.lower()}{flagged})")
 
 
-def play_game(modules, args, pgn_folder, log_file):
+def play_game(modules: tuple[ModuleType, ...], args: argparse.Namespace, pgn_folder: str,
+              log_file: str) -> str:
     """One game: lichess-bot with the README's options and --option, against Stockfish through
     the mocked server; returns how it ended."""
     chess, yaml, config, lichess_bot, mock = modules
@@ -158,7 +166,7 @@ def play_game(modules, args, pgn_folder, log_file):
     return results.get()
 
 
-def main():
+def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--lichess-bot", required=True, help="a lichess-bot checkout")
     parser.add_argument("--python-chess", help="a python-chess checkout, if it is not installed")

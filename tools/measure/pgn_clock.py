@@ -17,6 +17,8 @@ import argparse
 import re
 import statistics
 import sys
+from collections.abc import Iterable, Iterator, Sequence
+from typing import Any, TextIO
 
 TAG = re.compile(r'^\[(\w+) "(.*)"\]\s*$')
 # A move with its comment: "12. Nc3 {+3.09/2 0.137s, tl=0.460s}" or "Ne5 {...}".
@@ -27,7 +29,7 @@ LEFT = re.compile(r'tl=(-?\d+(?:\.\d+)?)s')
 BANDS = [(1, 10), (11, 20), (21, 30), (31, 40), (41, 60), (61, 10**6)]
 
 
-def parse_games(text):
+def parse_games(text: str) -> Iterator[dict[str, Any]]:
     """Yields dicts: tags, and moves as (side, move_number, think_seconds, left_seconds)."""
     for block in re.split(r'\n(?=\[Event )', text):
         tags, body = {}, []
@@ -60,13 +62,13 @@ def parse_games(text):
         yield {"tags": tags, "moves": moves}
 
 
-def base_seconds(time_control):
+def base_seconds(time_control: str | None) -> float | None:
     """10+0.1 -> 10.0; 40/10+0 -> 10.0; None if not a clock control."""
     m = re.match(r'^(?:\d+/)?(\d+(?:\.\d+)?)(?:\+[\d.]+)?$', time_control or "")
     return float(m.group(1)) if m else None
 
 
-def percentile(values, q):
+def percentile(values: Sequence[float], q: float) -> float:
     ordered = sorted(values)
     if not ordered:
         return float("nan")
@@ -74,7 +76,8 @@ def percentile(values, q):
     return ordered[index]
 
 
-def summarise(games, only=None):
+def summarise(games: Iterable[dict[str, Any]],
+              only: str | None = None) -> dict[str, dict[str, Any]]:
     """Per engine name: games, time losses, clock left at the end, think time by band."""
     engines = {}
     for game in games:
@@ -106,7 +109,7 @@ def summarise(games, only=None):
     return engines
 
 
-def report(engines, out=None):
+def report(engines: dict[str, dict[str, Any]], out: TextIO | None = None) -> None:
     out = out or sys.stdout
     for name, e in engines.items():
         print(f"{name}: {e['games']} games, {e['time_losses']} lost on time", file=out)
@@ -130,7 +133,7 @@ def report(engines, out=None):
                 percentile(times, 0.5), percentile(times, 0.9)), file=out)
 
 
-def main():
+def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("pgn", nargs="+")
     parser.add_argument("--engine", help="report this engine name only")

@@ -20,6 +20,8 @@ import math
 import os
 import sys
 import textwrap
+from collections.abc import Iterable, Sequence
+from typing import Any
 
 # The CLI's buckets (suites::kRatingBucketNames and kRatingBucketMin), for files that hold
 # no summary line: a run that was stopped, or one written before summaries existed.
@@ -28,11 +30,11 @@ DEFAULT_BUCKETS = [("<1000", 0), ("1000-1499", 1000), ("1500-1999", 1500),
 LEGEND_WIDTH = 40  # characters per legend line; longer labels wrap
 
 
-def warn(message):
+def warn(message: str) -> None:
     print(f"plot_puzzles.py: {message}", file=sys.stderr)
 
 
-def wilson_interval(solved, total, z=1.96):
+def wilson_interval(solved: int, total: int, z: float = 1.96) -> tuple[float, float]:
     """95% Wilson score interval of solved/total, as fractions (sound near 0% and 100%)."""
     if total == 0:
         return 0.0, 0.0
@@ -42,7 +44,7 @@ def wilson_interval(solved, total, z=1.96):
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
-def bucket_of(rating, buckets):
+def bucket_of(rating: float, buckets: Sequence[tuple[str, float]]) -> str:
     name = buckets[0][0]
     for bucket, lowest in buckets:
         if rating >= lowest:
@@ -50,7 +52,7 @@ def bucket_of(rating, buckets):
     return name
 
 
-def read_results(path):
+def read_results(path: str) -> tuple[list[dict[str, Any]], list[tuple[str, float]], str]:
     """The puzzle rows of a results file, its label and its rating buckets."""
     rows, buckets, label = [], None, None
     with open(path) as lines:
@@ -71,7 +73,8 @@ def read_results(path):
     return rows, buckets or DEFAULT_BUCKETS, label or os.path.splitext(os.path.basename(path))[0]
 
 
-def bucket_counts(rows, buckets):
+def bucket_counts(rows: Iterable[dict[str, Any]],
+                  buckets: Sequence[tuple[str, float]]) -> list[tuple[str, int, int]]:
     """(bucket, solved, total) for every bucket, in the CLI's order."""
     counts = {name: [0, 0] for name, _ in buckets}
     for row in rows:
@@ -82,7 +85,7 @@ def bucket_counts(rows, buckets):
     return [(name, *counts[name]) for name, _ in buckets]
 
 
-def main():
+def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("results", nargs="+", help="JSON Lines files from avocet puzzles --json")
     parser.add_argument("--out", default="puzzles.png")

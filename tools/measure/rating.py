@@ -34,6 +34,7 @@ import os
 import re
 import subprocess
 import sys
+from collections.abc import Iterable, Sequence
 
 from tools.measure.pgn_clock import parse_games  # fastchess PGNs: tags and moves, game by game
 
@@ -47,32 +48,33 @@ RESULTS_LINE = re.compile(r"Results of (\S+) vs (\S+) \(")
 GAMES_LINE = re.compile(r"Games: (\d+), Wins: (\d+), Losses: (\d+), Draws: (\d+)")
 
 
-def elo_difference(score):
+def elo_difference(score: float) -> float:
     """The logistic Elo difference of a mean score in (0, 1)."""
     return -400.0 * math.log10(1.0 / score - 1.0)
 
 
-def expected_score(difference):
+def expected_score(difference: float) -> float:
     return 1.0 / (1.0 + 10.0 ** (-difference / 400.0))
 
 
 class Result:
     """Games of one engine against one opponent: wins, draws and losses from its side."""
 
-    def __init__(self, opponent_elo, wins, draws, losses, label=None):
+    def __init__(self, opponent_elo: int, wins: int, draws: int, losses: int,
+                 label: str | None = None) -> None:
         self.opponent_elo = opponent_elo
         self.wins, self.draws, self.losses = wins, draws, losses
         self.label = label
 
     @property
-    def games(self):
+    def games(self) -> int:
         return self.wins + self.draws + self.losses
 
     @property
-    def score(self):
+    def score(self) -> float:
         return (self.wins + 0.5 * self.draws) / self.games
 
-    def interval(self):
+    def interval(self) -> tuple[float, float, float]:
         """(low, difference, high) in Elo; an end is +-inf where the score reaches 0 or 1."""
         n, s = self.games, self.score
         variance = (self.wins * (1 - s) ** 2 + self.draws * (0.5 - s) ** 2
@@ -89,7 +91,7 @@ class Result:
         return elo(s - half), elo(s), elo(s + half)
 
 
-def fit(results):
+def fit(results: Sequence[Result]) -> tuple[float, float]:
     """(rating, half width of its 95% interval) by maximum likelihood over all the games."""
     points = sum(r.wins + 0.5 * r.draws for r in results)
     games = sum(r.games for r in results)
@@ -111,7 +113,7 @@ def fit(results):
     return rating, Z95 / math.sqrt(curvature)
 
 
-def read_log(path, opponent_elo=None):
+def read_log(path: str, opponent_elo: int | None = None) -> Result | None:
     """The last result fastchess printed in a log, from the side of the engine that is not
     Stockfish (named sf<ELO>), as a Result; None if the log holds no finished game."""
     names, counts = None, None
@@ -133,7 +135,7 @@ def read_log(path, opponent_elo=None):
     return Result(opponent_elo_of(path, theirs, opponent_elo), wins, draws, losses)
 
 
-def opponent_elo_of(path, name, given):
+def opponent_elo_of(path: str, name: str, given: int | None) -> int:
     """Stockfish's UCI_Elo: the one given, or the digits of its name sf<ELO>."""
     if given is not None:
         return given
@@ -144,7 +146,7 @@ def opponent_elo_of(path, name, given):
     return int(digits.group(1))
 
 
-def read_pgn(path, opponent_elo=None):
+def read_pgn(path: str, opponent_elo: int | None = None) -> Result | None:
     """The finished games of a fastchess PGN, from the side of the engine that is not Stockfish
     (named sf<ELO>), as a Result; None if it holds none. A game without a result ("*") is
     skipped."""
@@ -168,16 +170,16 @@ def read_pgn(path, opponent_elo=None):
     return result
 
 
-def read_games(path, opponent_elo=None):
+def read_games(path: str, opponent_elo: int | None = None) -> Result | None:
     """A PGN's or a log's games, by the file's extension."""
     return (read_pgn if path.endswith(".pgn") else read_log)(path, opponent_elo)
 
 
-def format_elo(x):
+def format_elo(x: float) -> str:
     return "∞" if x == math.inf else ("−∞" if x == -math.inf else f"{x:+.0f}".replace("-", "−"))
 
 
-def table(results):
+def table(results: Iterable[Result]) -> str:
     rows = ["| level | opponent | games | W / D / L | score | Elo difference (95%) | measured "
             "| off its label |",
             "|---|---:|---:|---|---:|---|---:|---:|"]
@@ -195,14 +197,14 @@ def table(results):
     return "\n".join(rows)
 
 
-def nearest_opponent(level, explicit):
+def nearest_opponent(level: int, explicit: int | None) -> int:
     if explicit is not None:
         return explicit
     low, high = STOCKFISH_ELO_RANGE
     return max(low, min(high, int(round(level / 50.0)) * 50))
 
 
-def play_level(args, label):
+def play_level(args: argparse.Namespace, label: str) -> Result:
     """Plays the games of one level that its logs in --out do not hold yet; returns the Result
     of all of them. A stopped run leaves its log: the next run adds a log of the missing games
     (fastchess cannot resume one) and never writes over one."""
@@ -242,7 +244,7 @@ def play_level(args, label):
     return result
 
 
-def rating_of_logs(folder, name, opponent):
+def rating_of_logs(folder: str, name: str, opponent: int) -> Result:
     """All the games of the runs NAME-<run>.log in folder, added up: each run's PGN where it
     has one (every finished game), else its log's last summary."""
     total = Result(opponent, 0, 0, 0)
@@ -259,7 +261,7 @@ def rating_of_logs(folder, name, opponent):
     return total
 
 
-def main():
+def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     commands = parser.add_subparsers(dest="command", required=True)
     levels = commands.add_parser("levels", help="play each level against Stockfish's nearest")

@@ -22,6 +22,8 @@ import argparse
 import math
 import re
 import sys
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
 
 # A game pair scores 0, 1/4, 1/2, 3/4 or 1 per game (LL, LD, WL or DD, WD, WW).
 PAIR_SCORES = (0.0, 0.25, 0.5, 0.75, 1.0)
@@ -30,7 +32,7 @@ RESULTS_LINE = re.compile(r"Results of (.+?):?\s*$")
 PTNML_LINE = re.compile(r"Ptnml\(0-2\):\s*\[(\d+),\s*(\d+),\s*(\d+),\s*(\d+),\s*(\d+)\]")
 
 
-def last_ptnml(lines):
+def last_ptnml(lines: Iterable[str]) -> list[int] | None:
     """The counts on the last `Ptnml(0-2): [...]` line fastchess printed, or None."""
     counts = None
     for line in lines:
@@ -40,18 +42,19 @@ def last_ptnml(lines):
     return counts
 
 
-def regularized(counts):
+def regularized(counts: Sequence[int]) -> list[float]:
     # As fastchess does: an empty outcome counts 1e-3, so that no probability is 0.
     return [c if c > 0 else 1e-3 for c in counts]
 
 
-def mean_and_deviation(probabilities):
+def mean_and_deviation(probabilities: Sequence[float]) -> tuple[float, float]:
     mean = sum(p * a for p, a in zip(probabilities, PAIR_SCORES))
     variance = sum(p * (a - mean) ** 2 for p, a in zip(probabilities, PAIR_SCORES))
     return mean, math.sqrt(variance)
 
 
-def most_likely_with_t(empirical, t, iterations=1000):
+def most_likely_with_t(empirical: Sequence[float], t: float,
+                       iterations: int = 1000) -> list[float]:
     """The pair-score distribution nearest (in likelihood) to `empirical` whose normalized
     score (mean - 1/2) / deviation is t. A stationary point of the likelihood under that
     constraint has p_i = e_i / (1 + x phi_i) with phi_i = (a_i - mu) - t ((a_i - mu)^2 -
@@ -89,7 +92,7 @@ def most_likely_with_t(empirical, t, iterations=1000):
     return p
 
 
-def logistic_elo(score):
+def logistic_elo(score: float) -> float:
     """The Elo difference of an expected score; +-inf at 1 and 0 (every pair won or lost)."""
     if score <= 0.0:
         return -math.inf
@@ -98,7 +101,8 @@ def logistic_elo(score):
     return -400.0 * math.log10(1.0 / score - 1.0)
 
 
-def summary(counts, elo0, elo1, alpha, beta):
+def summary(counts: Sequence[int], elo0: float, elo1: float, alpha: float,
+            beta: float) -> dict[str, Any]:
     """Everything fastchess prints for a pentanomial SPRT, for the summed counts: the Elo
     figures from the counts as they are, the LLR from the regularized ones."""
     pairs = sum(counts)
@@ -131,7 +135,7 @@ def summary(counts, elo0, elo1, alpha, beta):
     }
 
 
-def verdict(result):
+def verdict(result: Mapping[str, Any]) -> str:
     if result["llr"] >= result["upper"]:
         return "H1 accepted"
     if result["llr"] <= result["lower"]:
@@ -139,7 +143,7 @@ def verdict(result):
     return "continue"
 
 
-def parse_counts(text):
+def parse_counts(text: str) -> list[int]:
     try:
         counts = [int(part) for part in text.split(",")]
     except ValueError:
@@ -149,7 +153,7 @@ def parse_counts(text):
     return counts
 
 
-def read_log(path):
+def read_log(path: str) -> tuple[str, list[int]]:
     """(the match's `Results of A vs B (...)` heading, the last Ptnml counts) of a fastchess
     log; raises ValueError with the reason it cannot be used."""
     try:
@@ -165,11 +169,11 @@ def read_log(path):
     return headings[-1], counts
 
 
-def figure(value):
+def figure(value: float) -> str:
     return "n/a" if math.isnan(value) else f"{value + 0.0:.2f}"  # + 0.0: no "-0.00"
 
 
-def main(argv=None):
+def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("logs", nargs="*", help="fastchess logs; each adds its last Ptnml line")
     parser.add_argument("--ptnml", action="append", default=[],

@@ -18,13 +18,14 @@ import argparse
 import lzma
 import math
 import sys
+from collections.abc import Sequence
 
 from tools.train import chess_tokens
 from tools.train import split
 from tools.uci_engine import STOCKFISH, UciEngine
 
 
-def win_probability(score):
+def win_probability(score: str) -> float | None:
     """The shards' conversion (datagen/shard.cpp): centipawns through the logistic fit,
     mate for the mover 1, mated 0. None for a malformed score."""
     try:
@@ -36,7 +37,8 @@ def win_probability(score):
         return None
 
 
-def held_out_positions(path, count, percent):
+def held_out_positions(path: str, count: int,
+                       percent: int) -> list[tuple[str, dict[str, float]]]:
     """(FEN, {move: win probability}) for the first `count` held-out positions of a file."""
     opener = lzma.open if path.endswith(".xz") else open
     chosen = []
@@ -61,7 +63,8 @@ def held_out_positions(path, count, percent):
     return chosen
 
 
-def agreement(engine, positions, depth):
+def agreement(engine: UciEngine, positions: Sequence[tuple[str, dict[str, float]]],
+              depth: int) -> float:
     """Share of positions where Stockfish's bestmove at `depth` has the best labelled value."""
     hits = 0
     for fen, values in positions:
@@ -75,7 +78,7 @@ def agreement(engine, positions, depth):
     return hits / len(positions)
 
 
-def main():
+def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("annotations", help="an sf-annotations file (.tsv or .tsv.xz)")
     parser.add_argument("--positions", type=int, default=2000)

@@ -22,7 +22,7 @@ from tools.uci_engine import STOCKFISH, UciEngine
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 
-def read_positions(path):
+def read_positions(path: str) -> list[tuple[str, str, str]]:
     """(fen, played, best) per line of the TSV file; '#' lines are comments."""
     positions = []
     with open(path) as file:
@@ -36,7 +36,7 @@ def read_positions(path):
     return positions
 
 
-def win_probability(line):
+def win_probability(line: str) -> float:
     """The win probability of the side to move behind an `info ... score ...` line."""
     words = line.split()
     kind, amount = words[words.index("score") + 1], int(words[words.index("score") + 2])
@@ -48,12 +48,12 @@ def win_probability(line):
 class Judge:
     """Stockfish's value of a move at a fixed depth, cached by (fen, move)."""
 
-    def __init__(self, path, depth):
+    def __init__(self, path: str, depth: int) -> None:
         self.engine = UciEngine(path)
         self.depth = depth
         self.cache = {}
 
-    def value(self, fen, move=None):
+    def value(self, fen: str, move: str | None = None) -> float:
         key = (fen, move)
         if key not in self.cache:
             self.engine.send("ucinewgame")
@@ -68,13 +68,13 @@ class Judge:
         return self.cache[key]
 
 
-def search(engine, fen, milliseconds):
+def search(engine: UciEngine, fen: str, milliseconds: int) -> str:
     engine.send("ucinewgame")
     lines, _ = engine.timed(fen, f"go movetime {milliseconds}", "bestmove")
     return lines[-1].split()[1]
 
 
-def main():
+def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--engine", required=True, help="the engine to test (UCI)")
     parser.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",

@@ -20,13 +20,14 @@ import os
 import random
 import re
 import sys
+from collections.abc import Sequence
 
 from tools.uci_engine import STOCKFISH, UciEngine
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
-def tables(directory):
+def tables(directory: str) -> list[str]:
     """Material names with a WDL and a DTZ table and 3-4 pieces, e.g. 'KQvKR'."""
     names = set()
     for f in os.listdir(directory):
@@ -37,7 +38,7 @@ def tables(directory):
     return sorted(names)
 
 
-def random_fen(name, rng):
+def random_fen(name: str, rng: random.Random) -> str:
     """A random placement of the material `name` (white first), no castling, no en passant."""
     white, black = name.split("v")
     board = [None] * 64
@@ -64,7 +65,7 @@ def random_fen(name, rng):
 
 
 class Avocet(UciEngine):
-    def board(self, fen, moves=()):
+    def board(self, fen: str, moves: Sequence[str] = ()) -> tuple[str, int, bool]:
         """(FEN after the moves, number of legal moves, in check) from `d` and `go perft 1`."""
         position = f"position fen {fen}" + (" moves " + " ".join(moves) if moves else "")
         self.send(position)
@@ -77,7 +78,7 @@ class Avocet(UciEngine):
         return now, total, check
 
 
-def probe(avocet_bin, syzygy, fen):
+def probe(avocet_bin: str, syzygy: str, fen: str) -> tuple[int, int] | None:
     """(wdl, dtz) of `fen` by `avocet tb`, or None when it is not a legal table position."""
     import subprocess
 
@@ -93,14 +94,15 @@ def probe(avocet_bin, syzygy, fen):
     return int(wdl.group(1)), int(dtz.group(1))
 
 
-def bestmove(engine, fen, moves, movetime):
+def bestmove(engine: UciEngine, fen: str, moves: Sequence[str], movetime: int) -> str:
     position = f"position fen {fen}" + (" moves " + " ".join(moves) if moves else "")
     engine.send(position)
     engine.send(f"go movetime {movetime}")
     return engine.read_until("bestmove")[-1].split()[1]
 
 
-def play(avocet, stockfish, judge, fen, movetime, max_plies):
+def play(avocet: UciEngine, stockfish: UciEngine, judge: Avocet, fen: str, movetime: int,
+         max_plies: int) -> tuple[str, int]:
     """Plays `fen` out with Avocet on the side to move; returns (result, plies)."""
     for engine in (avocet, stockfish):
         engine.send("ucinewgame")
@@ -125,7 +127,7 @@ def play(avocet, stockfish, judge, fen, movetime, max_plies):
     return "move limit", max_plies
 
 
-def main():
+def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--avocet", default=os.path.join(ROOT, "build", "avocet"))
     parser.add_argument("--stockfish", default=STOCKFISH)

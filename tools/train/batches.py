@@ -18,7 +18,8 @@ class Batches:
     and board index, square and move features (mirrored like the tokens when the net
     mirrors), then the targets: win probabilities and moves per position."""
 
-    def __init__(self, data, mirror, device):
+    def __init__(self, data: shard_io.Positions, mirror: bool,
+                 device: torch.device | str) -> None:
         self.data = data
         self.device = device
         if mirror:
@@ -27,7 +28,7 @@ class Batches:
             self.tokens, self.flipped = data.tokens, np.zeros(len(data), bool)
         self.squares = shard_io.mirror_squares(data.squares, self.flipped)
 
-    def make(self, rows):
+    def make(self, rows: np.ndarray) -> tuple[torch.Tensor, ...]:
         d = self.data
         counts = d.offsets[rows + 1] - d.offsets[rows]
         # Each row's moves offsets[r] .. offsets[r+1]-1, in one vectorised step rather than a

@@ -28,7 +28,7 @@ FENS = [
 ]
 
 
-def main():
+def main() -> int:
     root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--weights", required=True)

@@ -18,7 +18,7 @@ SEQUENCE_LENGTH = 77
 FILES = "abcdefgh"
 
 
-def parse_board(placement):
+def parse_board(placement: str) -> dict[tuple[int, int], str]:
     """{(file, rank): piece letter} from the FEN placement field (rank 0 = rank 1)."""
     board = {}
     for row, text in enumerate(placement.split("/")):
@@ -32,7 +32,8 @@ def parse_board(placement):
     return board
 
 
-def is_attacked(board, square, by_white):
+def is_attacked(board: dict[tuple[int, int], str], square: tuple[int, int],
+                by_white: bool) -> bool:
     """Is `square` attacked by the pieces of the given colour?"""
     def piece(p):
         return p.upper() if by_white else p.lower()
@@ -62,7 +63,7 @@ def is_attacked(board, square, by_white):
     return False
 
 
-def legal_en_passant(fen):
+def legal_en_passant(fen: str) -> str:
     """The en passant field if some legal capture exists there, else '-'."""
     placement, side, _, ep = fen.split()[:4]
     if ep == "-":
@@ -86,7 +87,7 @@ def legal_en_passant(fen):
     return "-"
 
 
-def normalise(fen):
+def normalise(fen: str) -> str:
     """The FEN as python-chess writes it: 6 fields, en passant only when capturable."""
     fields = fen.split()
     if len(fields) == 4:
@@ -95,7 +96,7 @@ def normalise(fen):
     return " ".join(fields)
 
 
-def mirror(fen):
+def mirror(fen: str) -> str:
     """The colour-flipped position: ranks reversed, colours swapped, the other side to move."""
     placement, side, castling, ep, halfmove, fullmove = normalise(fen).split()
     ranks = placement.split("/")[::-1]
@@ -108,7 +109,7 @@ def mirror(fen):
     return " ".join([placement, side, castling, ep, halfmove, fullmove])
 
 
-def tokenize(fen):
+def tokenize(fen: str) -> list[int]:
     placement, side, castling, ep, halfmove, fullmove = normalise(fen).split()
     index = {c: i for i, c in enumerate(ALPHABET)}
     tokens = [index[side]]
@@ -127,11 +128,11 @@ def tokenize(fen):
     return tokens
 
 
-def square_name(f, r):
+def square_name(f: int, r: int) -> str:
     return FILES[f] + str(r + 1)
 
 
-def actions():
+def actions() -> list[str]:
     """ChessBench's 1968 moves in action order."""
     moves = []
     for square in range(64):
@@ -157,13 +158,13 @@ def actions():
     return moves
 
 
-def square_token(square_name_text):
+def square_token(square_name_text: str) -> int:
     """Token position of a square's character (1 for a8 ... 64 for h1)."""
     f, r = FILES.index(square_name_text[0]), int(square_name_text[1]) - 1
     return 1 + (7 - r) * 8 + f
 
 
-def mirror_move(uci):
+def mirror_move(uci: str) -> str:
     """A move with both squares' ranks flipped."""
     flip = lambda s: s[0] + str(9 - int(s[1]))
     return flip(uci[0:2]) + flip(uci[2:4]) + uci[4:]

@@ -26,7 +26,7 @@ from tools.train.batches import Batches
 from tools.train.metrics import paired_difference, validate, validate_sets
 
 
-def main():
+def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--weights", required=True)
     parser.add_argument("--shards", nargs="+", required=True)

@@ -15,6 +15,7 @@ import datetime
 import json
 import os
 import sys
+from typing import Any
 
 import torch
 
@@ -25,7 +26,7 @@ CANDIDATES = os.path.join(ROOT, "weights", "candidates")
 MAX_BYTES = 3 * 1024 * 1024
 
 
-def last_validation(log_path):
+def last_validation(log_path: str | None) -> dict[str, Any]:
     """The last validation line of a train.py log, or {}."""
     last = {}
     if log_path and os.path.exists(log_path):
@@ -37,7 +38,7 @@ def last_validation(log_path):
     return last
 
 
-def newest(lineage=os.path.join(CANDIDATES, "lineage.jsonl")):
+def newest(lineage: str = os.path.join(CANDIDATES, "lineage.jsonl")) -> str | None:
     """The newest candidate still in the folder (its path), or None."""
     if not os.path.exists(lineage):
         return None
@@ -50,7 +51,7 @@ def newest(lineage=os.path.join(CANDIDATES, "lineage.jsonl")):
     return found
 
 
-def main(argv=None):
+def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("net", nargs="?", help="the exported net (fp32 safetensors)")
     parser.add_argument("--log", help="its train.py --log")

@@ -9,12 +9,17 @@ Example:
 
 import math
 import warnings
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import torch
 
+if TYPE_CHECKING:
+    from tools.train.batches import Batches
 
-def hl_gauss_targets(wins, bins, sigma_bins=0.75):
+
+def hl_gauss_targets(wins: torch.Tensor, bins: int, sigma_bins: float = 0.75) -> torch.Tensor:
     """HL-Gauss: the mass a Gaussian at w (sigma in bin widths) puts on each bin of [0, 1]."""
     edges = torch.linspace(0, 1, bins + 1, device=wins.device)
     sigma = sigma_bins / bins
@@ -23,7 +28,8 @@ def hl_gauss_targets(wins, bins, sigma_bins=0.75):
     return mass / mass.sum(-1, keepdim=True)
 
 
-def segment_log_softmax(x, segment, segments):
+def segment_log_softmax(x: torch.Tensor, segment: torch.Tensor,
+                        segments: int) -> torch.Tensor:
     """log_softmax of x within each segment (segment[i] is x[i]'s segment, 0..segments-1)."""
     peak = torch.full((segments,), -math.inf, device=x.device, dtype=x.dtype)
     with warnings.catch_warnings():  # torch 1.13 calls scatter_reduce beta
@@ -35,7 +41,8 @@ def segment_log_softmax(x, segment, segments):
     return shifted - total.log()[segment]
 
 
-def ranking_loss(logits, wins, board, positions, temperature):
+def ranking_loss(logits: torch.Tensor, wins: torch.Tensor, board: torch.Tensor, positions: int,
+                 temperature: float) -> torch.Tensor:
     """Listwise cross-entropy between the moves' softmax(win / T) under Stockfish's values and
     under the net's expected values, averaged over positions. The bin loss values each move
     on its own; this one asks directly which move is best, which is what top-1 agreement and
@@ -53,7 +60,7 @@ def ranking_loss(logits, wins, board, positions, temperature):
     return -(target * predicted).sum() / positions
 
 
-def bin_loss(logits, wins, bins):
+def bin_loss(logits: torch.Tensor, wins: torch.Tensor, bins: int) -> torch.Tensor:
     """Cross-entropy of the value bins against HL-Gauss targets, averaged over the scored
     moves: a move a partial label left unscored (NaN) has no target.
 
@@ -66,7 +73,8 @@ def bin_loss(logits, wins, bins):
              * logits[scored].float().log_softmax(-1)).sum(-1).mean()
 
 
-def partial_policy_loss(logits, wins, board, positions, temperature):
+def partial_policy_loss(logits: torch.Tensor, wins: torch.Tensor, board: torch.Tensor,
+                        positions: int, temperature: float) -> torch.Tensor:
     """For the positions a partial label scores only in part (a value and a best move from a
     single principal variation, say): the listwise cross-entropy of ranking_loss with the
     target spread over the scored moves alone, softmax(win / T), against the net's softmax
@@ -97,7 +105,7 @@ def partial_policy_loss(logits, wins, board, positions, temperature):
     return per_position[partial].mean()
 
 
-def kendall_tau(a, b):
+def kendall_tau(a: np.ndarray, b: np.ndarray) -> float:
     """Kendall's tau-b over all pairs (ties in either counted as neither)."""
     da = np.sign(a[:, None] - a[None, :])
     db = np.sign(b[:, None] - b[None, :])
@@ -112,7 +120,9 @@ DECIDED_GAP = 0.03  # win probability between Stockfish's best and second-best m
 
 
 @torch.no_grad()
-def validate(model, batches, rows, bins, device, position_regrets=None):
+def validate(model: torch.nn.Module, batches: "Batches", rows: np.ndarray, bins: int,
+             device: torch.device | str,
+             position_regrets: list[float] | None = None) -> dict[str, float]:
     """Validation loss, action accuracy (top-1 agreement with Stockfish's best move), mean
     Kendall tau between predicted and Stockfish action values, mean regret (the win
     probability Stockfish's values say the net's choice gives up against the best move), and
@@ -169,7 +179,8 @@ def validate(model, batches, rows, bins, device, position_regrets=None):
             "decided_share": decided / len(rows), "full_share": full / len(rows)}
 
 
-def paired_difference(a, b):
+def paired_difference(a: Sequence[float] | np.ndarray,
+                      b: Sequence[float] | np.ndarray) -> tuple[float, float, int]:
     """Mean of a - b over the positions where neither is NaN, its standard error, and how
     many positions: two nets' per-position regrets (validate's `position_regrets`) on the
     same positions differ far less in noise than their two means do apart."""
@@ -182,7 +193,8 @@ def paired_difference(a, b):
     return float(d.mean()), float(d.std(ddof=1) / math.sqrt(len(d))), len(d)
 
 
-def validate_sets(model, batches, sets, bins, device):
+def validate_sets(model: torch.nn.Module, batches: "Batches", sets: Mapping[str, np.ndarray],
+                  bins: int, device: torch.device | str) -> dict[str, Any]:
     """Validates on each data set's positions and prints one line per set. Returns the
     first set's metrics (validate), plus every set's under its own name."""
     result = {}

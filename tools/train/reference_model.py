@@ -16,6 +16,8 @@ import json
 import math
 import os
 import sys
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
 
 import torch
 from torch import nn
@@ -41,7 +43,7 @@ FIRST_SQUARE_TOKEN = 1
 RELATIVE_OFFSETS = 15 * 15
 
 
-def relative_index():
+def relative_index() -> torch.Tensor:
     square = torch.arange(64)
     rank, file = 7 - square // 8, square % 8
     return (rank[:, None] - rank[None, :] + 7) * 15 + (file[:, None] - file[None, :] + 7)
@@ -61,7 +63,8 @@ class Block(nn.Module):
     Every table starts at zero, so a net warm-started from one without them computes the
     same."""
 
-    def __init__(self, d, heads, ffn, attention_position="absolute", tokens=77):
+    def __init__(self, d: int, heads: int, ffn: int, attention_position: str = "absolute",
+                 tokens: int = 77) -> None:
         super().__init__()
         self.heads = heads
         self.ln1 = nn.LayerNorm(d, eps=1e-5)
@@ -81,7 +84,7 @@ class Block(nn.Module):
         self.mlp.add_module("w2", nn.Linear(d, ffn, bias=False))
         self.mlp.add_module("w3", nn.Linear(ffn, d, bias=False))
 
-    def forward(self, x):
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
         b, t, d = x.shape
         h = self.ln1(x)
         split = lambda y: y.view(b, t, self.heads, d // self.heads).transpose(1, 2)
@@ -119,8 +122,8 @@ class Block(nn.Module):
 class Trunk(nn.Module):
     """Embedding x sqrt(d) + learned positions, L blocks, final LayerNorm."""
 
-    def __init__(self, vocabulary, sequence_length, d, layers, heads, ffn,
-                 attention_position="absolute"):
+    def __init__(self, vocabulary: int, sequence_length: int, d: int, layers: int, heads: int,
+                 ffn: int, attention_position: str = "absolute") -> None:
         super().__init__()
         if attention_position not in ATTENTION_POSITIONS:
             raise ValueError(f"unknown attention_position '{attention_position}' (known: "
@@ -132,7 +135,7 @@ class Trunk(nn.Module):
                                     for _ in range(layers))
         self.ln_f = nn.LayerNorm(d, eps=1e-5)
 
-    def trunk(self, tokens):
+    def trunk(self, tokens: torch.Tensor) -> torch.Tensor:
         x = self.embed(tokens) * math.sqrt(self.d) + self.pos_embed.weight[: tokens.shape[1]]
         for layer in self.layers:
             x = layer(x)
@@ -157,8 +160,9 @@ class HouseNet(Trunk):
 
     family = "house"
 
-    def __init__(self, d_model, layers, heads, ffn_dim, bins, head_dim, mirror,
-                 square_groups=(), move_groups=(), attention_position="absolute"):
+    def __init__(self, d_model: int, layers: int, heads: int, ffn_dim: int, bins: int,
+                 head_dim: int, mirror: bool, square_groups: Sequence[str] = (),
+                 move_groups: Sequence[str] = (), attention_position: str = "absolute") -> None:
         super().__init__(len(chess_tokens.ALPHABET), 77, d_model, layers, heads, ffn_dim,
                          attention_position)
         self.config = dict(d_model=d_model, layers=layers, heads=heads, ffn_dim=ffn_dim,
@@ -184,8 +188,10 @@ class HouseNet(Trunk):
         self.head.move_features = nn.ModuleDict(
             {g: nn.Embedding(sizes[g], head_dim) for g in move_groups})
 
-    def forward(self, tokens, from_token, to_token, promotion, board_index, squares=None,
-                moves=None):
+    def forward(self, tokens: torch.Tensor, from_token: torch.Tensor, to_token: torch.Tensor,
+                promotion: torch.Tensor, board_index: torch.Tensor,
+                squares: torch.Tensor | None = None,
+                moves: torch.Tensor | None = None) -> torch.Tensor:
         """tokens [B, 77]; per move: token positions, promotion index, and its board's row in
         the batch ([M] each); square features [B, 64, S] and move features [M, F] as stored
         in shards (every group; the model picks its own). Returns logits [M, bins]."""
@@ -204,7 +210,10 @@ class HouseNet(Trunk):
             hidden = hidden + head.move_features[g](moves[:, c].long())
         return head.out(F.gelu(hidden))
 
-    def encode(self, fen, moves, features=None):
+    def encode(
+        self, fen: str, moves: Sequence[str], features: Mapping[str, Any] | None = None
+    ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor, torch.Tensor, torch.Tensor,
+               torch.Tensor | None, torch.Tensor | None]:
         """Tensors for one position: (tokens [1, 77], from, to, promotion, board index,
         square features [1, 64, S], move features [M, F]). `features` is what `avocet
         features` prints for the position (needed only by featured nets)."""
@@ -225,7 +234,8 @@ class HouseNet(Trunk):
         return (tokens, from_token, to_token, promotion, torch.zeros(len(moves), dtype=torch.long),
                 squares, move_rows)
 
-    def move_logits(self, fen, moves, features=None):
+    def move_logits(self, fen: str, moves: Sequence[str],
+                    features: Mapping[str, Any] | None = None) -> torch.Tensor:
         return self(*self.encode(fen, moves, features))
 
 
@@ -234,29 +244,31 @@ class SearchlessNet(Trunk):
 
     family = "searchless"
 
-    def __init__(self, d_model, layers, heads, ffn_dim, bins):
+    def __init__(self, d_model: int, layers: int, heads: int, ffn_dim: int, bins: int) -> None:
         super().__init__(len(ACTIONS), 79, d_model, layers, heads, ffn_dim)
         self.config = dict(d_model=d_model, layers=layers, heads=heads, ffn_dim=ffn_dim,
                            bins=bins)
         self.head = nn.Linear(d_model, bins)
 
-    def forward(self, sequences):
+    def forward(self, sequences: torch.Tensor) -> torch.Tensor:
         return self.head(self.trunk(sequences)[:, -1])
 
-    def move_logits(self, fen, moves):
+    def move_logits(self, fen: str, moves: Sequence[str]) -> torch.Tensor:
         state = chess_tokens.tokenize(fen)
         return self(torch.tensor([[0] + state + [ACTION_INDEX[m]] for m in moves]))
 
 
-def build(family, d_model, layers, heads, ffn_dim, bins, head_dim=None, mirror=False,
-          square_groups=(), move_groups=(), attention_position="absolute"):
+def build(family: str, d_model: int, layers: int, heads: int, ffn_dim: int, bins: int,
+          head_dim: int | None = None, mirror: bool = False, square_groups: Sequence[str] = (),
+          move_groups: Sequence[str] = (),
+          attention_position: str = "absolute") -> HouseNet | SearchlessNet:
     if family == "house":
         return HouseNet(d_model, layers, heads, ffn_dim, bins, head_dim or d_model, mirror,
                         square_groups, move_groups, attention_position)
     return SearchlessNet(d_model, layers, heads, ffn_dim, bins)
 
 
-def parse_groups(text, table):
+def parse_groups(text: str, table: Sequence[tuple[str, int]]) -> list[str]:
     """'all', '' (none) or a comma-separated list of group names from `table`."""
     names = [n for n, _ in table]
     if text == "all":
@@ -268,7 +280,7 @@ def parse_groups(text, table):
     return groups
 
 
-def randomise(model, seed):
+def randomise(model: HouseNet | SearchlessNet, seed: int) -> HouseNet | SearchlessNet:
     """Random weights with every parameter (LayerNorm scales and offsets too) away from its
     default, so that parity tests exercise all of them."""
     generator = torch.Generator().manual_seed(seed)
@@ -287,13 +299,14 @@ def randomise(model, seed):
     return model
 
 
-def export(model, path, dtype=torch.float32, **provenance):
+def export(model: HouseNet | SearchlessNet, path: str, dtype: torch.dtype = torch.float32,
+           **provenance: object) -> None:
     metadata = {"format_version": FORMAT_VERSION, "family": model.family, **model.config,
                 **provenance}
     safetensors_io.save(path, dict(model.state_dict()), metadata, dtype)
 
 
-def load(path):
+def load(path: str) -> HouseNet | SearchlessNet:
     """A model from an exported file (BF16 weights widened to float32)."""
     tensors, meta = safetensors_io.load(path)
     sizes = {k: int(meta[k]) for k in ("d_model", "layers", "heads", "ffn_dim", "bins")}
@@ -309,7 +322,7 @@ def load(path):
     return model.eval()
 
 
-def legal_moves(fens, stockfish):
+def legal_moves(fens: Iterable[str], stockfish: str) -> list[list[str]]:
     from tools.uci_engine import UciEngine
     engine = UciEngine(stockfish)
     result = [sorted(engine.perft(chess_tokens.normalise(fen), 1)[1]) for fen in fens]
@@ -317,7 +330,7 @@ def legal_moves(fens, stockfish):
     return result
 
 
-def engine_features(fen, avocet):
+def engine_features(fen: str, avocet: str) -> dict[str, Any]:
     """The tactical features of a position as the engine computes them (`avocet features`)."""
     import subprocess
     out = subprocess.run([avocet, "features", "--fen", fen, "--json"], check=True,
@@ -325,7 +338,8 @@ def engine_features(fen, avocet):
     return json.loads(out)
 
 
-def golden(model, fens, stockfish, avocet=None):
+def golden(model: HouseNet | SearchlessNet, fens: Sequence[str], stockfish: str,
+           avocet: str | None = None) -> list[dict[str, Any]]:
     """[{fen, moves: {uci: [log-probabilities]}}] for each FEN."""
     cases = []
     featured = getattr(model, "square_columns", None) or getattr(model, "move_columns", None)
@@ -344,7 +358,7 @@ def golden(model, fens, stockfish, avocet=None):
     return cases
 
 
-def main():
+def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--family", choices=["house", "searchless"], required=True)
     parser.add_argument("--d-model", type=int, default=32)

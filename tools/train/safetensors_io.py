@@ -7,6 +7,7 @@ then the raw little-endian tensor bytes.
 
 import json
 import struct
+from collections.abc import Mapping
 
 import torch
 
@@ -14,7 +15,8 @@ DTYPES = {torch.float32: "F32", torch.bfloat16: "BF16"}
 TORCH_DTYPES = {"F32": torch.float32, "BF16": torch.bfloat16}
 
 
-def save(path, tensors, metadata, dtype=torch.float32):
+def save(path: str, tensors: Mapping[str, torch.Tensor], metadata: Mapping[str, object],
+         dtype: torch.dtype = torch.float32) -> None:
     header = {"__metadata__": {k: str(v) for k, v in metadata.items()}}
     blobs = []
     offset = 0
@@ -34,7 +36,7 @@ def save(path, tensors, metadata, dtype=torch.float32):
             f.write(raw)
 
 
-def load(path):
+def load(path: str) -> tuple[dict[str, torch.Tensor], dict[str, str]]:
     """Returns ({name: float32 tensor}, metadata)."""
     with open(path, "rb") as f:
         data = f.read()

@@ -14,7 +14,7 @@ import sys
 from tools.train import safetensors_io
 
 
-def main():
+def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("source", help="the exported net")
     parser.add_argument("target", help="where to write it (may be the source)")

@@ -15,6 +15,7 @@ import json
 import os
 import re
 import struct
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 import numpy as np
@@ -47,11 +48,11 @@ class Positions:
     sources: np.ndarray = None  # [N] index into source_names: the data set of each position
     source_names: list = None   # data set names: shard file names without "-NNN.shard"
 
-    def __len__(self):
+    def __len__(self) -> int:
         return len(self.tokens)
 
 
-def read_shard(path):
+def read_shard(path: str) -> Positions:
     with open(path, "rb") as file:
         data = file.read()
     if data[:8] == MAGIC:
@@ -90,7 +91,7 @@ def read_shard(path):
                      square_groups, move_groups)
 
 
-def shard_files(paths):
+def shard_files(paths: Iterable[str]) -> list[str]:
     """The shard files of `paths` (files, or folders of *.shard), in order."""
     files = []
     for p in paths:
@@ -98,12 +99,12 @@ def shard_files(paths):
     return files
 
 
-def data_set_name(file):
+def data_set_name(file: str) -> str:
     """A data set is a shard file's name without its "-NNN.shard" counter."""
     return re.sub(r"(-\d+)?\.shard$", "", os.path.basename(file))
 
 
-def load_shards(paths):
+def load_shards(paths: Iterable[str]) -> Positions:
     files = shard_files(paths)
     parts = [read_shard(f) for f in files]
     for f, part in zip(files, parts):
@@ -125,7 +126,7 @@ def load_shards(paths):
                      parts[0].square_groups, parts[0].move_groups, sources, source_names)
 
 
-def validation_mask(tokens, percent):
+def validation_mask(tokens: np.ndarray, percent: int) -> np.ndarray:
     """Rows in the held-out split (split.py)."""
     return np.array([split.is_held_out(row, percent) for row in tokens])
 
@@ -136,7 +137,7 @@ for _c in "pnbrqkPNBRQK":
 _T = {c: chess_tokens.ALPHABET.index(c) for c in chess_tokens.ALPHABET}
 
 
-def mirror_squares(squares, flipped):
+def mirror_squares(squares: np.ndarray, flipped: np.ndarray) -> np.ndarray:
     """Square features of the colour-flipped positions (rows where `flipped`): the features
     are the side to move's view, so only the ranks reverse, as in the tokens."""
     squares = squares.copy()
@@ -146,7 +147,7 @@ def mirror_squares(squares, flipped):
     return squares
 
 
-def mirror_tokens(tokens):
+def mirror_tokens(tokens: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Tokens of the colour-flipped positions (rows with Black to move only), as
     chess_tokens.mirror() then tokenize() would give."""
     tokens = tokens.copy()

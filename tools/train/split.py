@@ -6,7 +6,12 @@ come in. Standard library only: tokens may be a list of ints or a uint8 array ro
 """
 
 import zlib
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import numpy as np
 
 
-def is_held_out(tokens, percent):
+def is_held_out(tokens: "Sequence[int] | np.ndarray", percent: int) -> bool:
     return zlib.crc32(bytes(tokens[:71])) % 100 < percent

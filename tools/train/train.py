@@ -24,6 +24,8 @@ import math
 import struct
 import sys
 import time
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
 
 import numpy as np
 import torch
@@ -40,7 +42,7 @@ ARCHITECTURE_DEFAULTS = {"d_model": 64, "layers": 4, "heads": 4, "bins": 64, "mi
                          "attention_position": "absolute"}
 
 
-def fill_architecture(args, parser):
+def fill_architecture(args: argparse.Namespace, parser: argparse.ArgumentParser) -> None:
     """Fills the architecture flags not given: from --init's net, so that warm-starting needs
     no flags to repeat its shape (a flag given still wins, as --layers with --grow), else from
     ARCHITECTURE_DEFAULTS. The sizes that default to others' (ffn, head) follow them."""
@@ -72,7 +74,7 @@ def fill_architecture(args, parser):
               f"ffn={args.ffn_dim} (flags not given come from --init {args.init})", flush=True)
 
 
-def parse_args(argv=None):
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--shards", nargs="+", required=True, help="shard files or folders")
     parser.add_argument("--out", required=True, help="safetensors file to export")
@@ -180,7 +182,7 @@ def parse_args(argv=None):
 
 # ---- data -------------------------------------------------------------------------------
 
-def data_weights(specs, names):
+def data_weights(specs: Iterable[str], names: Sequence[str]) -> np.ndarray:
     """Per data set (in `names` order) the weight of its positions, from NAME=W specs."""
     weights = np.ones(len(names))
     for spec in specs:
@@ -203,7 +205,7 @@ class Data:
     held-out games' data sets, validation only. `selection_sets` names the sets --keep-best
     judges by: the held-out games' where there are any."""
 
-    def __init__(self, args, device):
+    def __init__(self, args: argparse.Namespace, device: torch.device) -> None:
         started = time.time()
         train_files = shard_io.shard_files(args.shards)
         held_out_files = shard_io.shard_files(args.held_out_shards)
@@ -266,13 +268,13 @@ class Data:
 
 # ---- model ------------------------------------------------------------------------------
 
-def build_model(args, device):
+def build_model(args: argparse.Namespace, device: torch.device) -> reference_model.HouseNet:
     return reference_model.build("house", args.d_model, args.layers, args.heads, args.ffn_dim,
                                  args.bins, args.head_dim, args.mirror, args.square_groups,
                                  args.move_groups, args.attention_position).to(device)
 
 
-def warm_start(model, path, grow=False):
+def warm_start(model: torch.nn.Module, path: str, grow: bool = False) -> None:
     """Copies every tensor of the exported net at `path` into `model` (names and shapes must
     match); tensors `path` lacks must be feature embeddings or attention biases, which start at
     zero so the warm model computes exactly what the exported one did."""
@@ -300,12 +302,12 @@ def warm_start(model, path, grow=False):
           + (f", layers {grown} grown" if grown else ""), flush=True)
 
 
-def model_layers(state):
+def model_layers(state: Mapping[str, torch.Tensor]) -> int:
     """The number of trunk layers in a state dict or a net's tensors."""
     return len({name.split(".")[1] for name in state if name.startswith("layers.")})
 
 
-def grow_layers(tensors, layers):
+def grow_layers(tensors: dict[str, torch.Tensor], layers: int) -> list[int]:
     """Adds to an exported net's `tensors` the layers it lacks up to `layers` (--grow), in
     place: new layer j copies parent layer j - (layers - parent) (mod parent: the parent's top
     layers, in order) with attn.o and mlp.w3 at zero. In a pre-LayerNorm block those are the
@@ -326,12 +328,12 @@ def grow_layers(tensors, layers):
     return grown
 
 
-def is_position_table(name):
+def is_position_table(name: str) -> bool:
     """The attention position tables (--attention-position): the bias and Shaw's A, B, C."""
     return name.endswith("attn.bias") or ".attn.rel_" in name
 
 
-def make_optimizer(model, args):
+def make_optimizer(model: torch.nn.Module, args: argparse.Namespace) -> torch.optim.AdamW:
     """AdamW; no weight decay on the token and position embeddings, norms and biases. The
     attention position tables form their own group, without decay, at --position-lr times
     the schedule (each group's "scale")."""
@@ -350,12 +352,14 @@ def make_optimizer(model, args):
 
 # ---- checkpoints ------------------------------------------------------------------------
 
-def save_checkpoint(path, model, optimizer, step, args):
+def save_checkpoint(path: str, model: torch.nn.Module, optimizer: torch.optim.Optimizer,
+                    step: int, args: argparse.Namespace) -> None:
     torch.save({"model": model.state_dict(), "optimizer": optimizer.state_dict(),
                 "step": step, "args": vars(args)}, path)
 
 
-def load_checkpoint(path, model, optimizer, device):
+def load_checkpoint(path: str, model: torch.nn.Module, optimizer: torch.optim.Optimizer,
+                    device: torch.device) -> int:
     """Restores model and optimizer; returns the step to continue from."""
     state = torch.load(path, map_location=device)
     model.load_state_dict(state["model"])
@@ -366,14 +370,14 @@ def load_checkpoint(path, model, optimizer, device):
 
 # ---- training loop ----------------------------------------------------------------------
 
-def learning_rate(step, progress, args):
+def learning_rate(step: int, progress: float, args: argparse.Namespace) -> float:
     """Linear warm-up over --warmup steps, then cosine decay to 5% as progress goes 0 -> 1."""
     if step < args.warmup:
         return args.lr * (step + 1) / args.warmup
     return args.lr * (0.05 + 0.95 * 0.5 * (1 + math.cos(math.pi * min(progress, 1.0))))
 
 
-def log_line(args, entry):
+def log_line(args: argparse.Namespace, entry: Mapping[str, Any]) -> None:
     if args.log:
         with open(args.log, "a") as log:
             log.write(json.dumps({"out": args.out, **entry}, default=float) + "\n")
@@ -382,10 +386,11 @@ def log_line(args, entry):
 class BestWeights:
     """The weights of the validation with the lowest mean held-out loss so far (--keep-best)."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         self.loss, self.step, self.state = math.inf, None, None
 
-    def offer(self, model, metrics, step, names):
+    def offer(self, model: torch.nn.Module, metrics: Mapping[str, Any], step: int,
+              names: Iterable[str]) -> None:
         loss = float(np.mean([metrics[n]["val_loss"] for n in names if n in metrics]))
         if loss < self.loss:
             self.loss, self.step = loss, step
@@ -393,7 +398,9 @@ class BestWeights:
                           model.state_dict().items()}
 
 
-def train(model, trained, optimizer, data, args, step, rank, world, device, best=None):
+def train(model: torch.nn.Module, trained: torch.nn.Module, optimizer: torch.optim.Optimizer,
+          data: Data, args: argparse.Namespace, step: int, rank: int, world: int,
+          device: torch.device, best: BestWeights | None = None) -> tuple[int, int, float]:
     """Runs steps until --steps or --minutes; validates and checkpoints every --eval-every
     steps, offering each validation to `best` if given. Returns (final step, positions seen,
     minutes)."""
@@ -452,7 +459,8 @@ def train(model, trained, optimizer, data, args, step, rank, world, device, best
 
 # ---- export -----------------------------------------------------------------------------
 
-def export_net(model, data, args, step, minutes, device):
+def export_net(model: reference_model.HouseNet, data: Data, args: argparse.Namespace, step: int,
+               minutes: float, device: torch.device) -> None:
     """Validates the final model, logs it, and writes the safetensors file with provenance."""
     final = validate_sets(model, data.batches, data.validation_sets, args.bins, device)
     log_line(args, {"step": step, "minutes": minutes, "final": True, **final})
@@ -470,7 +478,7 @@ def export_net(model, data, args, step, minutes, device):
     print(f"exported {args.out}", flush=True)
 
 
-def main():
+def main() -> int:
     args = parse_args()
     rank, world = 0, 1
     if args.ddp:

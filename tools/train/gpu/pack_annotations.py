@@ -27,11 +27,11 @@ except ImportError:
              "PYTHONPATH)")
 
 
-def sorted_legal_moves(fen):
+def sorted_legal_moves(fen: str) -> list[str]:
     return sorted(move.uci() for move in chess.Board(fen).legal_moves)
 
 
-def pack(source, target):
+def pack(source: str, target: str) -> None:
     whole = number = 0
     # sf-annotations come xz-compressed, datagen's (split_games.py) as plain text.
     with (lzma.open(source, "rt") if source.endswith(".xz") else open(source)) as lines, \
@@ -52,7 +52,7 @@ def pack(source, target):
     print(f"{source}: packed {number} lines ({whole} kept whole) into {target}")
 
 
-def unpack(source, target, block, blocks):
+def unpack(source: str, target: str, block: int, blocks: int) -> None:
     lines = lzma.open(source, "rt").read().splitlines()
     size = (len(lines) + blocks - 1) // blocks
     with open(target, "w") as out:
@@ -67,7 +67,7 @@ def unpack(source, target, block, blocks):
             out.write(fen + "\t" + " ".join(f"{m}:{c}" for m, c in zip(legal, cps)) + "\n")
 
 
-def main():
+def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("action", choices=["pack", "unpack"])
     parser.add_argument("source")
