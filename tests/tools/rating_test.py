@@ -60,18 +60,31 @@ class RatingTest(unittest.TestCase):
     def test_fit_of_one_rung_is_its_measured_elo(self):
         result = rating.Result(1800, 32, 10, 58)
         fitted, half = rating.fit([result])
-        self.assertAlmostEqual(fitted, 1800 + rating.elo_difference(0.37), places=3)
+        self.assertAlmostEqual(fitted, rating.stair_label(1800) + rating.elo_difference(0.37),
+                               places=3)
         self.assertGreater(half, 30)
 
-    def test_fit_over_two_rungs_is_the_issue_figure(self):
-        # +9 =1 -6 against 1800 and 0 of 9 against 2100 at 60+0.6: "about 1805 (1650-1950)".
+    def test_stockfish_stairs(self):
+        # 1800 and 1850 are one stair (skill 4, depth 5), rated 1785; 1900 is depth 6, 2100
+        # depth 8, 2200 depth 10.
+        uci_elo = (1350, 1800, 1850, 1900, 2000, 2100, 2200)
+        self.assertEqual([rating.stair(e) + 1 for e in uci_elo], [1, 5, 5, 6, 7, 8, 10])
+        self.assertEqual([round(rating.stair_label(rating.stair_rung(k))) for k in range(4, 9)],
+                         [1785, 1871, 1954, 2035, 2113])
+        self.assertAlmostEqual(rating.stair_label(1850), rating.stair_label(1800))
+        for k in range(0, 12):  # each rung sets its own stair, never the one below
+            self.assertEqual(rating.stair(rating.stair_rung(k)), k)
+            self.assertEqual(rating.stair(rating.stair_rung(k) - 2), max(k - 1, 0))
+
+    def test_fit_over_two_rungs_rates_each_at_its_stair(self):
+        # +9 =1 -6 against 1800 and 0 of 9 against 2100 at 60+0.6: the rungs are rated 1785
+        # and 2035 (skill 4 and 7), not 1800 and 2100.
         fitted, half = rating.fit([rating.Result(1800, 9, 1, 6), rating.Result(2100, 0, 0, 9)])
-        self.assertAlmostEqual(fitted, 1805, delta=3)
-        self.assertAlmostEqual(half, 150, delta=10)
+        self.assertAlmostEqual(half, 150, delta=15)
         # The likelihood's maximum: expected points equal the points scored.
-        expected = 16 * rating.expected_score(fitted - 1800) + 9 * rating.expected_score(
-            fitted - 2100)
-        self.assertAlmostEqual(expected, 9.5, places=4)
+        expected = 16 * rating.expected_score(fitted - 1785) + 9 * rating.expected_score(
+            fitted - 2035)
+        self.assertAlmostEqual(expected, 9.5, places=2)
 
     def test_log_read_from_our_side_whichever_engine_is_first(self):
         with tempfile.TemporaryDirectory() as folder:
@@ -113,15 +126,18 @@ class RatingTest(unittest.TestCase):
             self.assertNotEqual(out.returncode, 0)
             self.assertIn("no finished game in this file", out.stderr)
 
-    def test_nearest_opponent_stays_in_stockfish_range(self):
+    def test_nearest_opponent_is_the_nearest_stair_in_stockfish_range(self):
         self.assertEqual(rating.nearest_opponent(1150, None), 1350)
-        self.assertEqual(rating.nearest_opponent(1640, None), 1650)
-        self.assertEqual(rating.nearest_opponent(3000, None), 2850)
+        self.assertEqual(rating.nearest_opponent(1570, None), rating.stair_rung(2))  # 1597
+        self.assertEqual(rating.nearest_opponent(1720, None), rating.stair_rung(3))  # 1694
+        self.assertEqual(rating.nearest_opponent(1870, None), rating.stair_rung(5))  # 1871
+        self.assertLessEqual(rating.nearest_opponent(3000, None), 2850)
         self.assertEqual(rating.nearest_opponent(1150, 1500), 1500)
 
     def test_levels_reads_a_finished_log_instead_of_playing(self):
         with tempfile.TemporaryDirectory() as folder:
-            write_log(folder, "avocet-1450-vs-sf1450-1.log", "avocet-1450", "sf1450", 30, 20, 10)
+            # 1450 is nearest skill 1 (1490): its rung is 1491.
+            write_log(folder, "avocet-1450-vs-sf1491-1.log", "avocet-1450", "sf1491", 30, 20, 10)
             book = os.path.join(folder, "book.epd")
             with open(book, "w") as file:
                 file.write("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq -\n")
@@ -131,7 +147,8 @@ class RatingTest(unittest.TestCase):
                                   "--fastchess", "/bin/false"],
                                  capture_output=True, text=True)
             self.assertEqual(out.returncode, 0, out.stderr)
-            self.assertIn("| 1450 | 1450 | 60 | 30 / 10 / 20 | 58.3% |", out.stdout)
+            self.assertIn("| 1450 | 1491 (depth 2, 1490) | 60 | 30 / 10 / 20 | 58.3% |",
+                          out.stdout)
             self.assertIn("read 60 games", out.stderr)
             # Fewer games than asked: played, and here fastchess fails with one clear line.
             out = subprocess.run([sys.executable, *SCRIPT, "levels", "--levels", "1450",
@@ -141,8 +158,8 @@ class RatingTest(unittest.TestCase):
             self.assertNotEqual(out.returncode, 0)
             self.assertIn("fastchess exited with 1", out.stderr)
             # ... and the games already played are kept: the failed run wrote a log of its own.
-            self.assertTrue(os.path.exists(os.path.join(folder, "avocet-1450-vs-sf1450-2.log")))
-            self.assertEqual(rating.rating_of_logs(folder, "avocet-1450-vs-sf1450", 1450).games,
+            self.assertTrue(os.path.exists(os.path.join(folder, "avocet-1450-vs-sf1491-2.log")))
+            self.assertEqual(rating.rating_of_logs(folder, "avocet-1450-vs-sf1491", 1491).games,
                              60)
 
     def test_bad_level_is_one_clear_line(self):

@@ -1,22 +1,27 @@
 """Ratings on Stockfish's UCI_Elo scale from games against its levels: the strength levels'
 calibration table and the front page's headline rating.
 
-    # play: each Avocet level against the Stockfish level nearest its label, 60 games each
+    # play: each Avocet level against the Stockfish stair nearest its label, 60 games each
     python3 -m tools.measure.rating levels --engine build/avocet --levels 1150 1450 1750 full \\
         --games 60 --tc 10+0.1 --out /tmp/levels
     # read: matches already played (fastchess PGNs or logs), against one or several rungs
     python3 -m tools.measure.rating fit sf1800.pgn sf2100.log
 
+Stockfish 15.1's UCI_Elo is a staircase: it plays at skill level ((Elo - 1346.6) / 143.4)^(1 /
+0.806) and picks its move at depth 1 + floor(level), so every UCI_Elo of one stair is one
+opponent (1800 and 1850 both search to depth 5). Each stair is rated at its integer level's
+UCI_Elo (skill 4: 1785, 5: 1871, 6: 1954, 7: 2035, 8: 2113), in every fit and table here.
+
 `levels` plays, for each level, `UCI_LimitStrength true` and `UCI_Elo L` (or full strength for
-`full`) against Stockfish 15.1 with `UCI_LimitStrength` at the UCI_Elo nearest L within its
-range (1350-2850, or --opponent), with fastchess, the book in random order with -repeat,
-Threads 1 and Hash 16 on both sides. A level whose logs in --out already hold its games is
-read, not played again, and one that holds some plays the rest into a log of its own, so a
-stopped calibration resumes and loses nothing. The games are counted from the PGN beside each
-log, which fastchess writes game by game: a log gets its summary only every ten games and at
-the end, so a run stopped early would otherwise lose the games it finished. `fit` reads
-fastchess PGNs or logs whose engines are named `avocet...` and `sf<ELO>` (as `levels` names
-them; --opponent-elo says it otherwise).
+`full`) against Stockfish 15.1 with `UCI_LimitStrength` on the stair whose label is nearest L
+(or --opponent), set a hair above the stair's first UCI_Elo, with fastchess, the book in random
+order with -repeat, Threads 1 and Hash 16 on both sides. A level whose logs in --out already
+hold its games is read, not played again, and one that holds some plays the rest into a log of
+its own, so a stopped calibration resumes and loses nothing. The games are counted from the PGN
+beside each log, which fastchess writes game by game: a log gets its summary only every ten
+games and at the end, so a run stopped early would otherwise lose the games it finished. `fit`
+reads fastchess PGNs or logs whose engines are named `avocet...` and `sf<ELO>` (as `levels`
+names them; --opponent-elo says it otherwise).
 
 Each row gives the games, the score, the Elo difference with its 95% interval (the trinomial
 model: a game scores 1, 1/2 or 0, and the interval of the mean score is mapped through the
@@ -48,6 +53,35 @@ RESULTS_LINE = re.compile(r"Results of (\S+) vs (\S+) \(")
 GAMES_LINE = re.compile(r"Games: (\d+), Wins: (\d+), Losses: (\d+), Draws: (\d+)")
 
 
+def stockfish_skill(uci_elo: int) -> float:
+    """The skill level Stockfish 15.1 plays at UCI_Elo (search.cpp): ((Elo - 1346.6) /
+    143.4)^(1 / 0.806), within 0-19. It picks its move at depth 1 + floor(level)."""
+    e = (uci_elo - 1346.6) / 143.4
+    return min(19.0, max(0.0, e) ** (1 / 0.806))
+
+
+def stair(uci_elo: int) -> int:
+    """The integer skill level of a UCI_Elo: its stair. All the UCI_Elo of one stair search to
+    the same depth, so 1800 and 1850 are one opponent, and the stair is rated as its integer
+    level's UCI_Elo (4: 1785, 5: 1871, 6: 1954, 7: 2035, 8: 2113), not as the number set."""
+    return math.floor(stockfish_skill(uci_elo))
+
+
+def stair_label(uci_elo: int) -> float:
+    """The Elo a stair is rated at: the UCI_Elo of its integer level."""
+    return 1346.6 + 143.4 * stair(uci_elo) ** 0.806
+
+
+def stair_rung(level: int) -> int:
+    """The UCI_Elo to set for skill level `level`: the smallest whose level is at least a
+    thousandth above the integer (so that rounding cannot drop it to the stair below)."""
+    low, high = STOCKFISH_ELO_RANGE
+    uci_elo = max(low, math.ceil(1346.6 + 143.4 * level ** 0.806))
+    while level > 0 and uci_elo < high and stockfish_skill(uci_elo) < min(level + 0.001, 19):
+        uci_elo += 1
+    return uci_elo
+
+
 def elo_difference(score: float) -> float:
     """The logistic Elo difference of a mean score in (0, 1)."""
     return -400.0 * math.log10(1.0 / score - 1.0)
@@ -62,9 +96,14 @@ class Result:
 
     def __init__(self, opponent_elo: int, wins: int, draws: int, losses: int,
                  label: str | None = None) -> None:
-        self.opponent_elo = opponent_elo
+        self.opponent_elo = opponent_elo  # the UCI_Elo Stockfish was set to
         self.wins, self.draws, self.losses = wins, draws, losses
         self.label = label
+
+    @property
+    def opponent_rating(self) -> float:
+        """What the opponent is rated at: its stair's label, not the UCI_Elo set."""
+        return stair_label(self.opponent_elo)
 
     @property
     def games(self) -> int:
@@ -97,19 +136,22 @@ def fit(results: Sequence[Result]) -> tuple[float, float]:
     games = sum(r.games for r in results)
     if points <= 0 or points >= games:
         return (-math.inf if points <= 0 else math.inf), math.inf
-    rating = sum(r.opponent_elo * r.games for r in results) / games
+    rating = sum(r.opponent_rating * r.games for r in results) / games
     scale = math.log(10.0) / 400.0
     for _ in range(100):  # Newton's method on the log-likelihood's derivative
-        gradient = sum(r.wins + 0.5 * r.draws - r.games * expected_score(rating - r.opponent_elo)
+        gradient = sum(r.wins + 0.5 * r.draws
+                       - r.games * expected_score(rating - r.opponent_rating)
                        for r in results) * scale
-        curvature = sum(r.games * expected_score(rating - r.opponent_elo)
-                        * (1 - expected_score(rating - r.opponent_elo)) for r in results) * scale**2
+        curvature = sum(r.games * expected_score(rating - r.opponent_rating)
+                        * (1 - expected_score(rating - r.opponent_rating))
+                        for r in results) * scale**2
         step = gradient / curvature
         rating += max(-200.0, min(200.0, step))
         if abs(step) < 1e-6:
             break
-    curvature = sum(r.games * expected_score(rating - r.opponent_elo)
-                    * (1 - expected_score(rating - r.opponent_elo)) for r in results) * scale**2
+    curvature = sum(r.games * expected_score(rating - r.opponent_rating)
+                    * (1 - expected_score(rating - r.opponent_rating))
+                    for r in results) * scale**2
     return rating, Z95 / math.sqrt(curvature)
 
 
@@ -185,23 +227,28 @@ def table(results: Iterable[Result]) -> str:
             "|---|---:|---:|---|---:|---|---:|---:|"]
     for r in results:
         low, difference, high = r.interval()
-        measured = r.opponent_elo + difference
+        measured = r.opponent_rating + difference
         label = r.label if r.label is not None else "–"
         off = "–"
         if str(label).isdigit() and math.isfinite(measured):
             off = format_elo(measured - int(label))
         shown = f"{measured:.0f}" if math.isfinite(measured) else "–"
-        rows.append(f"| {label} | {r.opponent_elo} | {r.games} | {r.wins} / {r.draws} / {r.losses} "
+        opponent = (f"{r.opponent_elo} (depth {stair(r.opponent_elo) + 1}, "
+                    f"{r.opponent_rating:.0f})")
+        rows.append(f"| {label} | {opponent} | {r.games} | {r.wins} / {r.draws} / {r.losses} "
                     f"| {100 * r.score:.1f}% | {format_elo(difference)} ({format_elo(low)} to "
                     f"{format_elo(high)}) | {shown} | {off} |")
     return "\n".join(rows)
 
 
 def nearest_opponent(level: int, explicit: int | None) -> int:
+    """The UCI_Elo to play a level labelled `level` against: the rung of the stair whose
+    label is nearest, within Stockfish's range (or the one given)."""
     if explicit is not None:
         return explicit
-    low, high = STOCKFISH_ELO_RANGE
-    return max(low, min(high, int(round(level / 50.0)) * 50))
+    stairs = [k for k in range(20) if stair_rung(k) <= STOCKFISH_ELO_RANGE[1]]
+    best = min(stairs, key=lambda k: abs(stair_label(stair_rung(k)) - level))
+    return stair_rung(best)
 
 
 def play_level(args: argparse.Namespace, label: str) -> Result:
@@ -276,9 +323,10 @@ def main() -> None:
     levels.add_argument("--fastchess", default="fastchess")
     levels.add_argument("--stockfish", default=STOCKFISH)
     levels.add_argument("--opponent", type=int, help="one Stockfish UCI_Elo for every level")
-    levels.add_argument("--full-opponent", type=int, default=1850,
-                        help="Stockfish's UCI_Elo against full strength (default 1850, the "
-                        "nearest to the top level, 1870)")
+    levels.add_argument("--full-opponent", type=int, default=stair_rung(4),
+                        help="Stockfish's UCI_Elo against full strength (default "
+                        f"{stair_rung(4)}, skill 4 at depth 5: the stair nearest v45's "
+                        "full strength at 10+0.1)")
     levels.add_argument("--concurrency", type=int, default=1)
     levels.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
                         help="an Avocet option for every level (repeatable)")
