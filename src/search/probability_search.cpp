@@ -269,26 +269,19 @@ int nominal_depth(double theta) {
   return std::max(1, int(std::floor(-std::log2(theta) + 1e-9)));
 }
 
-bool ProbabilitySearcher::enough_iterations(
-    const Limits& limits, int iterations, const std::vector<RootLine>& lines,
-    bool best_move_changed, float value_drop, int iterations_unchanged,
-    std::chrono::steady_clock::time_point search_start) const {
-  if (limits.iterations && iterations >= *limits.iterations) return true;
-  if (limits.depth && depth_ >= *limits.depth) return true;
-  const float best = lines.front().value;
-  if (limits.mate && is_mate_value(best) && !is_tablebase_value(best) && best > 0.5f &&
-      mate_in_moves(best) <= *limits.mate)
-    return true;
-  if (limits.soft_deadline && !control_.pondering) {
-    const auto start = limits.start.value_or(search_start);
-    const float margin = lines.size() > 1 ? lines[0].value - lines[1].value : 1.0f;
-    const std::chrono::duration<double> budget =
-        (*limits.soft_deadline - start) * soft_time_factor(iterations > 1 && best_move_changed,
-                                                           iterations > 1 ? value_drop : 0.0f,
-                                                           iterations_unchanged, margin);
-    if (std::chrono::steady_clock::now() - start >= budget) return true;
-  }
-  return control_.should_stop();
+bool ProbabilitySearcher::enough_iterations(const StopRule& rule, int iterations,
+                                            const std::vector<RootLine>& lines,
+                                            bool best_move_changed, float value_drop,
+                                            int iterations_unchanged) const {
+  SearchState state;
+  state.iterations = iterations;
+  state.depth = depth_;
+  state.best_value = lines.front().value;
+  const float margin = lines.size() > 1 ? lines[0].value - lines[1].value : 1.0f;
+  state.time_factor =
+      soft_time_factor(iterations > 1 && best_move_changed, iterations > 1 ? value_drop : 0.0f,
+                       iterations_unchanged, margin);
+  return rule.done(state);
 }
 
 IterationReport ProbabilitySearcher::run(
@@ -312,7 +305,7 @@ IterationReport ProbabilitySearcher::run(
     move_probabilities(q, params_.policy_temperature, pi);
     theta_ = std::min(params_.initial_threshold, double(*std::max_element(pi.begin(), pi.end())));
   }
-  const auto search_start = std::chrono::steady_clock::now();
+  const StopRule rule(limits, control_, std::chrono::steady_clock::now());
   int iterations_unchanged = 0;
   // Iterations go on until a limit says stop; below kSmallestThreshold no line of a real
   // search is cut any more, so a position the search has solved stops there (after about
@@ -341,8 +334,7 @@ IterationReport ProbabilitySearcher::run(
     lines = std::move(current);
     report = report_of(root, lines, depth);
     if (on_iteration) on_iteration(report);
-    if (enough_iterations(limits, depth, lines, best_move_changed, value_drop, iterations_unchanged,
-                          search_start))
+    if (enough_iterations(rule, depth, lines, best_move_changed, value_drop, iterations_unchanged))
       break;
   }
   return report;

@@ -505,18 +505,7 @@ IterationReport PuctSearcher::report(int iterations) const {
   return report;
 }
 
-bool PuctSearcher::enough(const Limits& limits, int iterations,
-                          std::chrono::steady_clock::time_point search_start) const {
-  if (control_.should_stop()) return true;
-  // Solved: nothing left to find. For `go mate N` this is also its rule, a mate in N or less
-  // found: the root is proven as soon as one of its moves is a proven win, and a proven root
-  // ends every playout at once, so a longer mate found first ends the search too.
-  if (!std::isnan(tree_.nodes_[0].exact)) return true;
-  if (limits.iterations && iterations >= *limits.iterations) return true;
-  // `go depth D`: D iterations done (report() says why), or the tree is full.
-  if (limits.depth && (iterations >= *limits.depth || tree_full_)) return true;
-  if (!limits.soft_deadline || control_.pondering) return false;
-
+bool PuctSearcher::enough(const StopRule& rule, int iterations) const {
   const Node& root = tree_.nodes_[0];
   const Edge* most = nullptr;
   const Edge* second = nullptr;
@@ -534,18 +523,29 @@ bool PuctSearcher::enough(const Limits& limits, int iterations,
   // Contested: the move with the most visits is not the one valued best; more time may settle
   // it (the soft_time_factor of a changed best move).
   const bool contested = valued && valued != most;
-  const auto now = std::chrono::steady_clock::now();
-  const auto start = limits.start.value_or(search_start);
-  const std::chrono::duration<double> budget =
-      (*limits.soft_deadline - start) * (contested ? 1.8 : 1.0);
-  const std::chrono::duration<double> elapsed = now - start;
-  if (elapsed >= budget) return true;
+  SearchState state;
+  state.iterations = iterations;
+  state.depth = iterations;  // what report() gives as the depth (at least 1 once reported)
+  // Solved: nothing left to find. A proven root ends every playout at once, so for `go mate
+  // N` a longer mate found first ends the search too.
+  state.solved = !std::isnan(root.exact);
+  state.exhausted = tree_full_;
+  const Edge* best = root.edge_count ? &tree_.edges_[root.first_edge] : nullptr;
+  for (uint32_t i = 1; i < root.edge_count; ++i)
+    if (better_root_edge(tree_.edges_[root.first_edge + i], *best))
+      best = &tree_.edges_[root.first_edge + i];
+  if (best) state.best_value = edge_value(*best);
+  state.time_factor = contested ? 1.8 : 1.0;
+  if (rule.done(state)) return true;
+
   // The best move can no longer change: the runner-up cannot catch up with the playouts the
   // budget has left at this search's rate.
-  const double searched = std::chrono::duration<double>(now - search_start).count();
+  const std::optional<std::chrono::duration<double>> budget = rule.soft_budget(state.time_factor);
+  if (!budget || contested || !second) return false;
+  const double searched = rule.searched().count();
   const uint64_t playouts = playouts_.load(std::memory_order_relaxed);
-  if (contested || !second || searched <= 0 || playouts < 64) return false;
-  const double left = double(playouts) / searched * (budget - elapsed).count();
+  if (searched <= 0 || playouts < 64) return false;
+  const double left = double(playouts) / searched * (*budget - rule.elapsed()).count();
   return double(most->visits - second->visits) > left;
 }
 
@@ -613,6 +613,7 @@ IterationReport PuctSearcher::run(const Game& game, const Limits& limits,
   const Position& root = game.position();
   if (!prepare_root(game, limits.searchmoves)) return IterationReport{};
   const auto search_start = std::chrono::steady_clock::now();
+  const StopRule rule(limits, control_, search_start);
   std::atomic<bool> done{false};
   std::vector<std::thread> helpers;
   for (size_t i = 1; i < workers_.size(); ++i)
@@ -649,7 +650,7 @@ IterationReport PuctSearcher::run(const Game& game, const Limits& limits,
         reported_best = best;
       }
     }
-    const bool stop = enough(limits, iterations, search_start);
+    const bool stop = enough(rule, iterations);
     lock.unlock();
     if (on_progress_) {
       SearchProgress sent = progress;

@@ -23,6 +23,7 @@
 #include "avocet/search/limits.h"
 #include "avocet/search/parameters.h"
 #include "avocet/search/report.h"
+#include "avocet/search/stop_rule.h"
 #include "avocet/search/transposition_table.h"
 
 namespace avocet::search {
@@ -84,12 +85,10 @@ class ProbabilitySearcher {
   // What an iteration that ended with `lines` reports.
   IterationReport report_of(const Position& root, const std::vector<RootLine>& lines,
                             int iterations) const;
-  // Whether the search stops after `iterations` iterations: the depth or mate asked for is
-  // reached, the soft time budget (stretched or shortened by soft_time_factor) is spent, or a
-  // hard limit came.
-  bool enough_iterations(const Limits& limits, int iterations, const std::vector<RootLine>& lines,
-                         bool best_move_changed, float value_drop, int iterations_unchanged,
-                         std::chrono::steady_clock::time_point search_start) const;
+  // Whether the search stops after `iterations` iterations, by the stop rule, with the soft
+  // budget stretched or shortened by soft_time_factor.
+  bool enough_iterations(const StopRule& rule, int iterations, const std::vector<RootLine>& lines,
+                         bool best_move_changed, float value_drop, int iterations_unchanged) const;
 
   nn::Evaluator& evaluator_;
   TranspositionTable& table_;

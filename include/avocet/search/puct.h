@@ -40,6 +40,7 @@
 #include "avocet/search/limits.h"
 #include "avocet/search/parameters.h"
 #include "avocet/search/report.h"
+#include "avocet/search/stop_rule.h"
 #include "avocet/search/transposition_table.h"
 
 namespace avocet::search {
@@ -224,8 +225,9 @@ class PuctSearcher {
   Move best_root_move() const;
   IterationReport report(int iterations) const;
   std::vector<Move> principal_variation(uint32_t child, Move first) const;
-  bool enough(const Limits& limits, int iterations,
-              std::chrono::steady_clock::time_point search_start) const;
+  // Whether the search ends after `iterations` iterations: by the stop rule, or early when the
+  // most-visited move can no longer be overtaken within the soft budget left.
+  bool enough(const StopRule& rule, int iterations) const;
 
   TranspositionTable& table_;
   PuctTree& tree_;
