@@ -13,7 +13,7 @@
 #include "avocet/nn/default_net.h"
 #include "avocet/nn/network.h"
 #include "avocet/search/argmax_policy.h"
-#include "avocet/search/probability_search.h"
+#include "avocet/search/searcher.h"
 #include "avocet/search/tablebase_root.h"
 #include "avocet/search/value.h"
 
@@ -26,8 +26,6 @@ using search::IterationReport;
 using search::kDraw;
 using search::Limits;
 using search::mating_value;
-using search::ProbabilitySearcher;
-using search::PuctSearcher;
 using search::rank_root_moves;
 using search::RootLine;
 using search::sample_line;
@@ -229,11 +227,6 @@ void Engine::prepare() {
 
 // ---- threads -------------------------------------------------------------------------
 
-ThreadPlan thread_plan(int threads) {
-  const int searching = (std::max(1, threads) + 1) / 2;
-  return {searching, std::max(1, threads) - searching};
-}
-
 // ---- the game --------------------------------------------------------------------------
 
 void Engine::new_game() {
@@ -290,7 +283,7 @@ void Engine::go(const GoRequest& request, EngineCallbacks callbacks) {
   }
   control_.pondering = request.ponder;
   control_.deadline_ns = 0;
-  control_.split_work = thread_plan(options.threads).searching > 1;
+  control_.split_work = search::thread_plan(options.threads).searching > 1;
   if (budget.hard && !request.infinite) control_.set_deadline(start_ + *budget.hard);
   {
     std::lock_guard lock(mutex_);
@@ -369,32 +362,11 @@ IterationReport tablebase_win(const TablebaseMove& best, uint64_t tbhits) {
   return result;
 }
 
-// Argmax mode: every allowed move by the net's value, no search.
-IterationReport argmax_report(const Game& game, nn::Evaluator& evaluator,
-                              const std::vector<Move>& searchmoves, uint64_t tbhits) {
-  const std::vector<ScoredMove> scored = score_moves(game, evaluator);
-  IterationReport result;
-  result.iterations = result.depth = result.seldepth = 1;
-  result.nodes = 1;
-  result.tbhits = tbhits;
-  for (const ScoredMove& s : scored) {
-    if (!searchmoves.empty() &&
-        std::find(searchmoves.begin(), searchmoves.end(), s.move) == searchmoves.end())
-      continue;
-    // The rules score a mating move 1: a mate at ply 1 in the search's scale, which reports
-    // as `mate 1` (1 itself would read as a mate in 0 plies).
-    const float value = s.win_probability >= 1.0f ? mating_value(1) : s.win_probability;
-    result.lines.push_back({s.move, value, {s.move}, {}, s.win_probability});
-  }
-  if (result.lines.empty()) result.lines.push_back({scored.front().move, kDraw, {}, {}});
-  return result;
-}
-
 }  // namespace
 
-IterationReport Engine::search_tree(const GoRequest& request, const TimeBudget& budget,
-                                    const std::function<void(const IterationReport&)>& report,
-                                    std::function<void(const SearchProgress&)> progress) {
+IterationReport Engine::search(SearchMode mode, const GoRequest& request, const TimeBudget& budget,
+                               const std::function<void(const IterationReport&)>& report,
+                               std::function<void(const SearchProgress&)> progress) {
   Limits limits;
   limits.depth = request.depth;
   limits.iterations = request.iterations;
@@ -404,51 +376,21 @@ IterationReport Engine::search_tree(const GoRequest& request, const TimeBudget& 
   limits.start = start_;
 
   const EngineOptions& options = settings_.engine;
-  const TablebaseSettings tables{tablebases_.get(), options.syzygy_probe_limit,
-                                 options.syzygy_50_move_rule};
-  // Helper threads search the same iterations through the shared table (lazy SMP), each
-  // thread leaving the children another is expanding to the end (control_.split_work), so
-  // that they split a node's moves instead of evaluating the same positions. Search thread i
-  // evaluates on two threads when i < plan.split_evaluations (see ThreadPlan).
-  if (plays_puct(options)) {
-    // One tree: every thread plays out in it with its own evaluator (PuctSearcher::add_helper).
-    const auto evaluator = factory_();
-    PuctSearcher searcher(*evaluator, table_, puct_tree_, options.params, control_, options.multipv,
-                          tables);
-    std::vector<std::unique_ptr<nn::Evaluator>> helpers;
-    for (int i = 1; i < options.threads; ++i) {
-      helpers.push_back(factory_());
-      searcher.add_helper(*helpers.back());
-    }
-    IterationReport result = searcher.run(searched_game_, limits, report, std::move(progress));
-    if (result.iterations == 0) report(result);
-    return result;
+  search::SearchSetup setup;
+  setup.evaluators = factory_;
+  setup.table = &table_;
+  setup.tree = &puct_tree_;
+  setup.control = &control_;
+  setup.params = options.params;
+  setup.multipv = options.multipv;
+  setup.threads = options.threads;
+  setup.tablebases = {tablebases_.get(), options.syzygy_probe_limit, options.syzygy_50_move_rule};
+  if (const std::optional<int> elo = options.limited_elo()) {
+    setup.level_temperature = strength_level(*elo).temperature;
+    setup.random = &random_;
   }
-  const ThreadPlan plan = thread_plan(options.threads);
-  const auto evaluator_for = [this, plan](int i) {
-    auto evaluator = factory_();
-    evaluator->set_threads(i < plan.split_evaluations ? 2 : 1);
-    return evaluator;
-  };
-  std::vector<std::thread> helpers;
-  for (int i = 1; i < plan.searching; ++i) {
-    helpers.emplace_back([this, tables, i, &evaluator_for] {
-      const auto evaluator = evaluator_for(i);
-      ProbabilitySearcher helper(*evaluator, table_, settings_.engine.params, control_, 1, tables);
-      helper.run(searched_game_, Limits{}, nullptr);
-    });
-  }
-  const auto evaluator = evaluator_for(0);
-  ProbabilitySearcher searcher(*evaluator, table_, options.params, control_, options.multipv,
-                               tables);
-  IterationReport result = searcher.run(searched_game_, limits, report, std::move(progress));
-  control_.stop = true;
-  for (auto& h : helpers) h.join();
-  if (result.iterations == 0) {
-    result.tbhits = control_.tbhits.load();
-    report(result);
-  }
-  return result;
+  return search::make_searcher(mode, setup)
+      ->run(searched_game_, limits, report, std::move(progress));
 }
 
 void Engine::run_search(GoRequest request, TimeBudget budget, EngineCallbacks callbacks) {
@@ -496,18 +438,17 @@ void Engine::run_search(GoRequest request, TimeBudget budget, EngineCallbacks ca
       request.searchmoves.clear();
       for (const TablebaseMove& t : best) request.searchmoves.push_back(t.move);
     }
-    // A level of one node plays the net's first look, as argmax mode does.
-    const bool first_look = settings_.engine.limited_elo() && control_.node_limit <= 1;
-    if (settings_.engine.params.mode == SearchMode::Argmax || first_look) {
-      result =
-          argmax_report(searched_game_, *factory_(), request.searchmoves, control_.tbhits.load());
-      if (settings_.engine.limited_elo()) play_at_level(result);
-      report(result);
-    } else {
-      result = search_tree(
-          request, budget, report,
-          callbacks.on_progress ? progress : std::function<void(const SearchProgress&)>());
-    }
+    // The one place a search is chosen. A level of one node plays the net's first look, as
+    // argmax mode does; the other levels below full strength play PUCT (plays_puct).
+    const EngineOptions& options = settings_.engine;
+    const bool first_look = options.limited_elo() && control_.node_limit <= 1;
+    const SearchMode mode = options.params.mode == SearchMode::Argmax || first_look
+                                ? SearchMode::Argmax
+                            : plays_puct(options) ? SearchMode::Puct
+                                                  : SearchMode::Probability;
+    result =
+        search(mode, request, budget, report,
+               callbacks.on_progress ? progress : std::function<void(const SearchProgress&)>());
     // The best move follows a report of the search's final figures: the nodes of an iteration
     // that a limit cut short (and the time it stopped). A report that says it all already is
     // not repeated.
@@ -515,16 +456,6 @@ void Engine::run_search(GoRequest request, TimeBudget budget, EngineCallbacks ca
       report(result);
   }
   report_best_move(result, callbacks);
-}
-
-void Engine::play_at_level(IterationReport& result) {
-  if (result.lines.empty()) return;
-  // The net's first look values every move alike (no move's value comes from a search), so a
-  // draw among them weighs the moves fairly.
-  const double temperature = strength_level(*settings_.engine.limited_elo()).temperature;
-  const size_t chosen = sample_line(result.lines, temperature, random_);
-  std::rotate(result.lines.begin(), result.lines.begin() + long(chosen),
-              result.lines.begin() + long(chosen) + 1);
 }
 
 Move Engine::expected_reply(Move best) {

@@ -136,7 +136,7 @@ TEST(Engine, TheTreesMemoryIsReleasedByNewGameClearHashAndANewHash) {
 
 TEST(ThreadPlan, ThreadsPairUpOnEvaluationsAndAnOddOneSearchesAlone) {
   const auto plan = [](int threads) {
-    const ThreadPlan p = thread_plan(threads);
+    const search::ThreadPlan p = search::thread_plan(threads);
     return std::pair{p.searching, p.split_evaluations};
   };
   EXPECT_EQ(plan(1), std::pair(1, 0));

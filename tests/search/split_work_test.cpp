@@ -116,7 +116,7 @@ TEST(SplitWork, TwoSearchThreadsFindTheMateOneFinds) {
   // Lichess 000hf after ...Kxf7: Qe6+ Kf8 Qf7# (as Search.FindsMateInTwo).
   engine::Engine engine([] { return std::make_unique<nn::MaterialEvaluator>(); }, "material");
   engine::Settings settings = engine.settings();
-  settings.engine.threads = 4;  // two search threads (engine::thread_plan)
+  settings.engine.threads = 4;  // two search threads (search::thread_plan)
   settings.engine.hash_mb = 16;
   engine.configure(settings);
   Game game(Position::from_fen("r1bqk2r/pp1nbNp1/2p1p2p/8/2BP4/1PN3P1/P3QP1P/3R1RK1 b kq - 0 19"));

@@ -24,22 +24,12 @@
 #include "avocet/search/parameters.h"
 #include "avocet/search/puct.h"
 #include "avocet/search/report.h"
+#include "avocet/search/searcher.h"
 #include "avocet/search/strength.h"
 #include "avocet/search/time_manager.h"
 #include "avocet/syzygy/tablebase.h"
 
 namespace avocet::engine {
-
-// How Threads N is spent: on `searching` search threads, the first `split_evaluations` of which
-// run each network evaluation on two threads (nn/helper_thread.h). Two threads on one
-// evaluation make it about 1.7x as fast, with no search overhead, where two search threads
-// splitting the tree reached a depth 1.37x as fast; so threads go in pairs, and an odd one
-// searches alone. Threads 2: one search thread, split evaluations.
-struct ThreadPlan {
-  int searching = 1;
-  int split_evaluations = 0;
-};
-ThreadPlan thread_plan(int threads);
 
 // The defaults below are the UCI options' defaults: engine/options.cpp reads them from a
 // default-constructed Settings (its EngineOptions and SearchParameters) and writes them nowhere
@@ -173,7 +163,7 @@ struct EngineCallbacks {
 };
 
 // Makes one evaluator per search thread.
-using EvaluatorFactory = std::function<std::unique_ptr<nn::Evaluator>()>;
+using EvaluatorFactory = search::EvaluatorFactory;
 // Receives a problem found away from any command (a table that turns out corrupt at its first
 // probe, during a search) or one that must reach a log at once.
 using ErrorSink = std::function<void(const std::string&)>;
@@ -247,19 +237,16 @@ class Engine {
   std::string move_values_report();
 
  private:
-  // The search thread: the tables' ranking of the root, then a tablebase win, argmax or the
-  // tree search, then the best move.
+  // The search thread: the tables' ranking of the root, then a tablebase win or the search
+  // it chooses (make_searcher), then the best move.
   void run_search(GoRequest request, search::TimeBudget budget, EngineCallbacks callbacks);
-  // The tree search: PUCT (plays_puct), or the probability-limited search on the threads
-  // thread_plan(Threads) gives.
-  search::IterationReport search_tree(
-      const GoRequest& request, const search::TimeBudget& budget,
-      const std::function<void(const search::IterationReport&)>& report,
-      std::function<void(const search::SearchProgress&)> progress);
+  // The search of `mode` (search/searcher.h), with the limits of `request` and the clock.
+  search::IterationReport search(search::SearchMode mode, const GoRequest& request,
+                                 const search::TimeBudget& budget,
+                                 const std::function<void(const search::IterationReport&)>& report,
+                                 std::function<void(const search::SearchProgress&)> progress);
   // Waits out an infinite or ponder search's hold, then reports the best and ponder moves.
   void report_best_move(const search::IterationReport& result, const EngineCallbacks& callbacks);
-  // UCI_LimitStrength at one node: moves the line the level draws (sample_line) to the front.
-  void play_at_level(search::IterationReport& result);
   // The reply to ponder on after `best` when the principal variation stops there: the
   // table's best move in the position after it, else the net's. None when the game ends.
   Move expected_reply(Move best);

@@ -6,7 +6,7 @@
 // - soft ones (depth, bench's iterations, a mate found, the soft time budget), judged between
 //   iterations from what the search reports of itself: done().
 // Pondering suspends the time limits only; `go infinite` has no soft deadline at all
-// (Engine::search_tree leaves it unset), so it ends by `stop` alone.
+// (Engine::search leaves it unset), so it ends by `stop` alone.
 #pragma once
 
 #include <chrono>
