@@ -507,6 +507,17 @@ IterationReport PuctSearcher::report(int iterations) const {
 
 bool PuctSearcher::enough(const StopRule& rule, int iterations) const {
   const Node& root = tree_.nodes_[0];
+  SearchState state;
+  state.iterations = iterations;
+  state.depth = iterations;  // what report() gives as the depth (at least 1 once reported)
+  // Solved: nothing left to find. A mate the search finds proves the root, so this is also
+  // `go mate N`'s rule (state.best_value is not needed), and since a proven root ends every
+  // playout at once, a longer mate found first ends the search too.
+  state.solved = !std::isnan(root.exact);
+  state.exhausted = tree_full_;
+  // Without a soft budget (`go infinite`, depth, nodes, bench) the root's moves are not read.
+  if (!rule.soft_budget(1.0)) return rule.done(state);
+
   const Edge* most = nullptr;
   const Edge* second = nullptr;
   const Edge* valued = nullptr;  // the best value among the visited moves
@@ -523,25 +534,13 @@ bool PuctSearcher::enough(const StopRule& rule, int iterations) const {
   // Contested: the move with the most visits is not the one valued best; more time may settle
   // it (the soft_time_factor of a changed best move).
   const bool contested = valued && valued != most;
-  SearchState state;
-  state.iterations = iterations;
-  state.depth = iterations;  // what report() gives as the depth (at least 1 once reported)
-  // Solved: nothing left to find. A proven root ends every playout at once, so for `go mate
-  // N` a longer mate found first ends the search too.
-  state.solved = !std::isnan(root.exact);
-  state.exhausted = tree_full_;
-  const Edge* best = root.edge_count ? &tree_.edges_[root.first_edge] : nullptr;
-  for (uint32_t i = 1; i < root.edge_count; ++i)
-    if (better_root_edge(tree_.edges_[root.first_edge + i], *best))
-      best = &tree_.edges_[root.first_edge + i];
-  if (best) state.best_value = edge_value(*best);
   state.time_factor = contested ? 1.8 : 1.0;
   if (rule.done(state)) return true;
 
   // The best move can no longer change: the runner-up cannot catch up with the playouts the
   // budget has left at this search's rate.
   const std::optional<std::chrono::duration<double>> budget = rule.soft_budget(state.time_factor);
-  if (!budget || contested || !second) return false;
+  if (contested || !second) return false;
   const double searched = rule.searched().count();
   const uint64_t playouts = playouts_.load(std::memory_order_relaxed);
   if (searched <= 0 || playouts < 64) return false;

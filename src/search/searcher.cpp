@@ -19,11 +19,20 @@ ThreadPlan thread_plan(int threads) {
 
 namespace {
 
+// What every search keeps: the setup it was built with.
+class SearchWithSetup : public Searcher {
+ public:
+  explicit SearchWithSetup(const SearchSetup& setup) : setup_(setup) {}
+
+ protected:
+  SearchSetup setup_;
+};
+
 // The net's first look: every allowed move by its value, no search (SearchMode argmax, and a
 // strength level of one node, which draws among the moves at its temperature).
-class ArgmaxSearch final : public Searcher {
+class ArgmaxSearch final : public SearchWithSetup {
  public:
-  explicit ArgmaxSearch(const SearchSetup& setup) : setup_(setup) {}
+  using SearchWithSetup::SearchWithSetup;
 
   IterationReport run(const Game& game, const Limits& limits, const IterationSink& on_iteration,
                       ProgressSink) override {
@@ -52,15 +61,12 @@ class ArgmaxSearch final : public Searcher {
     if (on_iteration) on_iteration(result);
     return result;
   }
-
- private:
-  SearchSetup setup_;
 };
 
 // PUCT: every thread plays out in one tree with its own evaluator (PuctSearcher::add_helper).
-class PuctSearch final : public Searcher {
+class PuctSearch final : public SearchWithSetup {
  public:
-  explicit PuctSearch(const SearchSetup& setup) : setup_(setup) {}
+  using SearchWithSetup::SearchWithSetup;
 
   IterationReport run(const Game& game, const Limits& limits, const IterationSink& on_iteration,
                       ProgressSink on_progress) override {
@@ -76,9 +82,6 @@ class PuctSearch final : public Searcher {
     if (result.iterations == 0 && on_iteration) on_iteration(result);
     return result;
   }
-
- private:
-  SearchSetup setup_;
 };
 
 // The probability-limited search on thread_plan's threads: helper threads search the same
@@ -86,9 +89,9 @@ class PuctSearch final : public Searcher {
 // expanding to the end (SearchControl::split_work), so that they split a node's moves instead
 // of evaluating the same positions. Search thread i evaluates on two threads when
 // i < plan.split_evaluations.
-class ProbabilitySearch final : public Searcher {
+class ProbabilitySearch final : public SearchWithSetup {
  public:
-  explicit ProbabilitySearch(const SearchSetup& setup) : setup_(setup) {}
+  using SearchWithSetup::SearchWithSetup;
 
   IterationReport run(const Game& game, const Limits& limits, const IterationSink& on_iteration,
                       ProgressSink on_progress) override {
@@ -119,9 +122,6 @@ class ProbabilitySearch final : public Searcher {
     }
     return result;
   }
-
- private:
-  SearchSetup setup_;
 };
 
 }  // namespace
