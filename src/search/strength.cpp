@@ -27,8 +27,8 @@ struct StrengthAnchor {
 // opening position: 20 of 22 moves), so at 0.04 the draw was close to uniform among them and
 // the level lost 60 games of 60 to Stockfish's 1350.
 constexpr StrengthAnchor kStrengthAnchors[] = {
-    {1000, 1, 0.020},     // the net's first look, drawn at temperature 0.02
-    {1240, 1, 0.010},     // and at 0.01
+    {1000, 1, 0.018},     // the net's first look, drawn at temperature 0.018
+    {1240, 1, 0.006},     // and at 0.006
     {1340, 1, 0.0},       // the net's argmax
     {1570, 8, 0.0},       // PUCT, 8 network evaluations a move
     {kMaxElo, 128, 0.0},  // full strength
