@@ -46,11 +46,14 @@ for round in $(seq 1 "$rounds"); do
   bf16=()
   grep -q avx512_bf16 /proc/cpuinfo && bf16=(--bf16)
   echo "round $round of $rounds: $name from $(basename "$parent"), $minutes min, labels $(labels_hash "$stage/manifest.json")"
+  # No policy term on the single-PV labels: with it (--partial-policy-weight 1) v45 continued
+  # fell from 53.0% to 50.1% of lichess-10k; without it, 52.8% with v45's regret
+  # (weights/results/2026-12-03-levels-and-analysis.md).
   # shellcheck disable=SC2086 # TRAIN_ARGS are words
   nice -n 10 "$python" -m tools.train.train --shards "$stage/train" \
     --held-out-shards "$stage/held-out" --manifest "$stage/manifest.json" \
     --init "$parent" --minutes "$minutes" --steps 1000000 --threads 1 "${bf16[@]}" \
-    --batch 256 --lr 1e-4 --warmup 100 --partial-policy-weight 1 --eval-every 500 \
+    --batch 256 --lr 1e-4 --warmup 100 --partial-policy-weight 0 --eval-every 500 \
     --name "avocet-house-$name" --out "$runs/$name.safetensors" --log "$runs/$name.jsonl" \
     ${TRAIN_ARGS:-}
   "$python" -m tools.train.land_candidate "$runs/$name.safetensors" --log "$runs/$name.jsonl" \
