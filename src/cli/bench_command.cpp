@@ -10,12 +10,13 @@
 namespace avocet::cli {
 
 int bench_command(const Args& args, const Streams& io) {
-  cxxopts::Options options("avocet bench",
-                           "Search fixed positions to a fixed depth; prints the node "
-                           "count (the search's signature) and the speed.");
+  cxxopts::Options options(
+      "avocet bench",
+      "Search fixed positions for a fixed number of iterations; prints the node "
+      "count (the search's signature) and the speed.");
   auto add = options.add_options();
-  add("depth", "iterations per position",
-      cxxopts::value<long long>()->default_value(std::to_string(engine::kBenchDepth)), "D");
+  add("iterations", "iterations per position",
+      cxxopts::value<long long>()->default_value(std::to_string(engine::kBenchIterations)), "D");
   add_engine_flags(options, {engine::option_name::kEvalFile, engine::option_name::kPrecision});
   add_search_parameter_option(options);
   add("h,help", "print this help");
@@ -24,13 +25,13 @@ int bench_command(const Args& args, const Streams& io) {
   // words are rejected by parse_args rather than read as something they are not.
   const auto parsed = parse_args(options, args);
   if (help_requested(parsed, options, io)) return 0;
-  const int depth = int(integer_option(parsed, "depth", 1, 64));
+  const int iterations = int(integer_option(parsed, "iterations", 1, 64));
   const GivenSearchParameters parameters = given_search_parameters(parsed);
   const std::shared_ptr<const nn::Network> net = load_network(engine_flags(parsed));
   fmt::print(io.err, "net {}\n", net->description());
   if (!parameters.set.empty()) fmt::print(io.err, "search parameters {}\n", parameters.text());
   const engine::BenchResult result = engine::run_bench(
-      [net] { return nn::make_evaluator(net); }, net->description(), depth,
+      [net] { return nn::make_evaluator(net); }, net->description(), iterations,
       [&io](const std::string& line) { fmt::print(io.err, "{}\n", line); }, parameters.params);
   fmt::print(io.out, "{}", engine::bench_summary(result));
   return 0;

@@ -85,7 +85,7 @@ int help_command(const Args&, const Streams& io);
 // One table serves dispatch and the top-level help; src/cli/README.md's command table lists the
 // same subcommands with the options of each (tests/cli/cli_test.cpp checks both).
 constexpr Subcommand kSubcommands[] = {
-    {"bench", "bench [--depth D] [--EvalFile FILE]", "fixed search; prints the node signature",
+    {"bench", "bench [--iterations I] [--EvalFile FILE]", "fixed search; prints the node signature",
      bench_command},
     {"perft", "perft DEPTH [--fen FEN] | --suite FILE", "count leaf nodes (perft)", perft_command},
     {"eval", "eval FEN [--EvalFile FILE] [--SyzygyPath DIRS]",

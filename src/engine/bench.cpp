@@ -27,15 +27,15 @@ constexpr const char* kBenchPositions[] = {
 
 }  // namespace
 
-BenchResult run_bench(const EvaluatorFactory& factory, const std::string& evaluator_name, int depth,
-                      const std::function<void(const std::string&)>& on_position,
+BenchResult run_bench(const EvaluatorFactory& factory, const std::string& evaluator_name,
+                      int iterations, const std::function<void(const std::string&)>& on_position,
                       const SearchParameters& params) {
   Engine engine(factory, evaluator_name);
   Settings settings = engine.settings();
   settings.engine.params = params;
   engine.configure(settings);
   GoRequest request;
-  request.iterations = depth;
+  request.iterations = iterations;
   BenchResult result;
   const auto start = std::chrono::steady_clock::now();
   for (const char* fen : kBenchPositions) {

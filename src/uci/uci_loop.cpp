@@ -19,7 +19,6 @@
 #include "avocet/engine/bench.h"
 #include "avocet/engine/move_values.h"
 #include "avocet/engine/options.h"
-#include "avocet/nn/default_net.h"
 #include "avocet/uci/wdl_model.h"
 
 namespace avocet::uci {
@@ -683,20 +682,20 @@ void UciLoop::on_eval() {
 }
 
 void UciLoop::on_bench(const std::vector<std::string_view>& words) {
-  // The signature is defined for the bench's own depth and the engine's default options:
+  // The signature is defined for the bench's own iterations and the engine's default options:
   // arguments (Stockfish's hash, threads, depth) would make a count that is no signature.
   if (words.size() > 1)
     return error(
-        fmt::format("bench: takes no arguments, got '{}' ('avocet bench --depth D' "
-                    "searches to another depth)",
+        fmt::format("bench: takes no arguments, got '{}' ('avocet bench --iterations I' "
+                    "searches for another count)",
                     words[1]));
   if (engine_.searching()) return error("bench: a search is running (send stop first)");
   if (!ensure_network()) return;
   print_reports(false);
   print(fmt::format("net {}\n", engine_.evaluator_name()));
-  const engine::BenchResult result =
-      engine::run_bench(engine_.evaluator_factory(), engine_.evaluator_name(), engine::kBenchDepth,
-                        [this](const std::string& line) { print(line + "\n"); });
+  const engine::BenchResult result = engine::run_bench(
+      engine_.evaluator_factory(), engine_.evaluator_name(), engine::kBenchIterations,
+      [this](const std::string& line) { print(line + "\n"); });
   print(engine::bench_summary(result));
 }
 

@@ -644,7 +644,7 @@ TEST(Cli, NonsenseNumbersAndExtraArgumentsAreRefused) {
        "--EvalFile applies to --evaluator net only"},
       {{"puzzles", "--file", csv, "extra"},
        "puzzles: unexpected argument 'extra' (see 'avocet puzzles --help')"},
-      {{"bench", "--depth", "0"}, "--depth must be 1 to 64, got 0"},
+      {{"bench", "--iterations", "0"}, "--iterations must be 1 to 64, got 0"},
       {{"bench", "16", "1", "13"}, "bench: unexpected argument '16' (see 'avocet bench --help')"},
       {{"bench", "--set", "Hash=16"}, "--set Hash=16: 'Hash' is not a search parameter"},
       {{"bench", "--set", "ForcingReach=0"},

@@ -195,8 +195,8 @@ TEST(MalformedInput, EveryBadCommandLineGetsOneErrorLineAndStatus2) {
       {{"eval", "startpos", "--EvalFile", corrupt},
        "--EvalFile " + corrupt + ": " + corrupt +
            ": header length 100600234646856039 exceeds the file size 9"},
-      {{"bench", "--depth"}, "bench: Option 'depth' is missing an argument"},
-      {{"bench", "--depth", "x"}, "bench --depth: 'x' is not a valid value"},
+      {{"bench", "--iterations"}, "bench: Option 'iterations' is missing an argument"},
+      {{"bench", "--iterations", "x"}, "bench --iterations: 'x' is not a valid value"},
       {{"puzzles", "--file", "/nonexistent.csv"},
        "cannot read puzzle file '/nonexistent.csv': No such file or directory"},
       {{"puzzles", "--file", dir}, "cannot read puzzle file '" + dir + "': is a directory"},

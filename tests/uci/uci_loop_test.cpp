@@ -214,8 +214,8 @@ TEST(UciLoop, BenchTakesNoArguments) {
   Session s;
   s.send("bench 16 1 13");
   EXPECT_EQ(s.text(),
-            "info string error: bench: takes no arguments, got '16' ('avocet bench --depth D' "
-            "searches to another depth)\n");
+            "info string error: bench: takes no arguments, got '16' ('avocet bench --iterations I' "
+            "searches for another count)\n");
 }
 
 // An EvalFile that cannot be loaded is an ERROR line at once (stdout and stderr), repeated
