@@ -114,12 +114,16 @@ std::string move_values_report(std::string_view net_name, const Game& game,
   const std::vector<MoveValue> values = value_moves(game, evaluator, tables);
   if (values.empty())
     return text + fmt::format("no legal moves ({})\n", pos.in_check() ? "checkmate" : "stalemate");
-  text +=
-      fmt::format("{:<6} {:<8} {:<8}  {:<22} {:>8}\n", "move", "san", "win", "decided by", "net");
+  // The rule or table column is as wide as its longest entry ("tablebase blessed loss (a
+  // draw), DTZ -105" is 40 characters), so the net's column stays under its header.
+  size_t decided_width = 22;
+  for (const MoveValue& v : values) decided_width = std::max(decided_width, v.decided.size());
+  text += fmt::format("{:<6} {:<8} {:<8}  {:<{}} {:>8}\n", "move", "san", "win", "decided by",
+                      decided_width, "net");
   for (const MoveValue& v : values)
     text +=
-        fmt::format("{:<6} {:<8} {:>8.6f}  {:<22} {:>8.6f}\n", to_uci(v.move), to_san(pos, v.move),
-                    v.value, v.decided.empty() ? "-" : v.decided, v.network);
+        fmt::format("{:<6} {:<8} {:>8.6f}  {:<{}} {:>8.6f}\n", to_uci(v.move), to_san(pos, v.move),
+                    v.value, v.decided.empty() ? "-" : v.decided, decided_width, v.network);
   return text;
 }
 

@@ -385,6 +385,27 @@ TEST(Cli, EvalUsesTheTablesWhereTheyApply) {
   EXPECT_EQ(rows.find(" -  "), std::string::npos) << "a move the net decided: " << r.out;
 }
 
+// N11: every row of eval's table is as long as its header, so each column sits under its name.
+// 2b8a4ef gave the rule column 22 characters, and a loss the tables rank ("tablebase loss, DTZ
+// -18", 23) pushed the net's value a column out of line.
+TEST(Cli, EvalColumnsLineUpWithTheirHeaders) {
+  const std::string weights = std::string(AVOCET_TEST_DATA_DIR) + "/tiny_house.safetensors";
+  const std::string tables = std::string(AVOCET_TEST_DATA_DIR) + "/syzygy";
+  for (const char* fen : {"8/8/8/4k3/8/8/8/KQ6 b - - 0 1", "8/8/8/4k3/8/8/8/KQ6 w - - 0 1",
+                          "r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4"}) {
+    const Result r =
+        run_cli({"eval", "--EvalFile", weights.c_str(), "--SyzygyPath", tables.c_str(), fen});
+    ASSERT_EQ(r.status, 0) << r.err;
+    std::istringstream lines(r.out.substr(r.out.find("\nmove ") + 1));
+    std::string header;
+    std::getline(lines, header);
+    int rows = 0;
+    for (std::string row; std::getline(lines, row); ++rows)
+      EXPECT_EQ(row.size(), header.size()) << fen << "\n" << header << "\n" << row;
+    EXPECT_GT(rows, 0) << r.out;
+  }
+}
+
 TEST(Cli, EvalErrors) {
   EXPECT_EQ(
       run_cli({"eval", "--EvalFile", "/nonexistent.safetensors", "8/8/8/4k3/8/8/8/4K3 w - -"}).err,
