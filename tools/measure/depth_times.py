@@ -1,7 +1,7 @@
 """How long `go depth N` takes, position by position, and whether `depth` ever decreases.
 
 Runs BINARY over UCI (`ucinewgame` before each position) on the bench positions (read from
-src/search/bench.cpp, where they are defined) or the FENs of --fens, and prints for each the
+src/engine/bench.cpp, where they are defined) or the FENs of --fens, and prints for each the
 wall time of `go depth N` from the command to `bestmove`, the first and last reported depth,
 whether the depths of the info lines never decreased, the nodes and the final seldepth.
 
@@ -17,7 +17,7 @@ import subprocess
 import sys
 import time
 
-BENCH_SOURCE = pathlib.Path(__file__).resolve().parents[2] / "src/search/bench.cpp"
+BENCH_SOURCE = pathlib.Path(__file__).resolve().parents[2] / "src/engine/bench.cpp"
 
 
 def bench_positions() -> list[str]:
