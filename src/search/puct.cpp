@@ -4,6 +4,9 @@
 #include <cassert>
 #include <cmath>
 #include <thread>
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
 
 #include "avocet/chess/movegen.h"
 #include "avocet/search/lone_king_mates.h"
@@ -33,11 +36,26 @@ constexpr uint64_t kFirstIterationPlayouts = 8;
 
 // ---- the tree
 
+namespace {
+
+// Gives the pages of the tree's freed arrays back to the system. glibc keeps a freed block
+// under its mmap threshold (which rises to 32 MB once a larger block is freed) resident in
+// its heap: the arrays' old copies, left behind each time they double, held 4 MiB over Hash at
+// Hash 256 through a 10-minute `go infinite` (tools/measure/memory_run.py).
+void return_freed_memory() {
+#if defined(__GLIBC__)
+  malloc_trim(0);
+#endif
+}
+
+}  // namespace
+
 void PuctTree::clear() {
   // Released, not only emptied: after a long analysis the tree can hold all of Hash, and
   // ucinewgame, Clear Hash and a smaller Hash give that memory back.
   std::vector<Node>().swap(nodes_);
   std::vector<Edge>().swap(edges_);
+  return_freed_memory();
   root_moves_.clear();
   root_key_ = 0;
   searchmoves_.clear();
@@ -57,6 +75,7 @@ bool grow_within(std::vector<T>& v, size_t extra, size_t bytes) {
   if (needed <= v.capacity()) return true;
   if (needed * sizeof(T) > bytes) return false;
   v.reserve(std::min(std::max(needed, 2 * v.capacity()), bytes / sizeof(T)));
+  return_freed_memory();  // the old copy, just freed
   return true;
 }
 
@@ -135,6 +154,7 @@ void PuctTree::keep_subtree(uint32_t index) {
   }
   nodes_ = std::move(nodes);
   edges_ = std::move(edges);
+  return_freed_memory();  // the old arrays, freed by the moves
   for (size_t i = nodes_.size(); i-- > 0;) update_proof(nodes_[i]);
 }
 
