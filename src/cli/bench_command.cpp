@@ -16,7 +16,7 @@ int bench_command(const Args& args, const Streams& io) {
       "count (the search's signature) and the speed.");
   auto add = options.add_options();
   add("iterations", "iterations per position",
-      cxxopts::value<long long>()->default_value(std::to_string(engine::kBenchIterations)), "D");
+      cxxopts::value<long long>()->default_value(std::to_string(engine::kBenchIterations)), "I");
   add_engine_flags(options, {engine::option_name::kEvalFile, engine::option_name::kPrecision});
   add_search_parameter_option(options);
   add("h,help", "print this help");
