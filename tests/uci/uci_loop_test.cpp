@@ -545,7 +545,9 @@ TEST(UciLoop, LongSearchesPrintCurrmoveAfterThreeSecondsAtMostOnceASecond) {
     EXPECT_GT(nodes, 0) << line;
     EXPECT_NO_THROW(parse_uci(s.loop.game().position(), move)) << line;
     // The printed times are whole milliseconds of the same clock, so a gap may read 999.
-    if (previous_ms >= 0) EXPECT_GE(ms - previous_ms, 999) << line;
+    if (previous_ms >= 0) {
+      EXPECT_GE(ms - previous_ms, 999) << line;
+    }
     previous_ms = ms;
   }
   EXPECT_GE(currmove_lines, 1) << s.text();
