@@ -155,9 +155,9 @@ def fit(results: Sequence[Result]) -> tuple[float, float]:
     return rating, Z95 / math.sqrt(curvature)
 
 
-def read_log(path: str, opponent_elo: int | None = None) -> Result | None:
-    """The last result fastchess printed in a log, from the side of the engine that is not
-    Stockfish (named sf<ELO>), as a Result; None if the log holds no finished game."""
+def last_summary(path: str) -> tuple[tuple[str, str] | None, list[int] | None]:
+    """The engines' names on the last `Results of A vs B (` heading of a fastchess log, and the
+    last `Games: N, Wins: W, Losses: L, Draws: D` counts (of A), each None if missing."""
     names, counts = None, None
     with open(path, errors="replace") as file:
         for line in file:
@@ -167,6 +167,13 @@ def read_log(path: str, opponent_elo: int | None = None) -> Result | None:
             found = GAMES_LINE.search(line)
             if found:
                 counts = [int(x) for x in found.groups()]
+    return names, counts
+
+
+def read_log(path: str, opponent_elo: int | None = None) -> Result | None:
+    """The last result fastchess printed in a log, from the side of the engine that is not
+    Stockfish (named sf<ELO>), as a Result; None if the log holds no finished game."""
+    names, counts = last_summary(path)
     if not names or not counts or counts[0] == 0:
         return None
     _, wins, losses, draws = counts

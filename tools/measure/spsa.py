@@ -40,12 +40,12 @@ import sys
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 
+from tools.measure.rating import last_summary  # fastchess logs' last result
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
 ALPHA = 0.602
 GAMMA = 0.101
-RESULTS_LINE = re.compile(r"Results of (\S+) vs (\S+) \(")
-GAMES_LINE = re.compile(r"Games: (\d+), Wins: (\d+), Losses: (\d+), Draws: (\d+)")
 
 
 @dataclass
@@ -122,15 +122,7 @@ def update(params: Sequence[Parameter], schedule: Schedule, k: int, flips: Seque
 
 def read_result(log: str) -> tuple[int, int, int]:
     """Wins, draws and losses of the engine named `plus` in a fastchess log's last summary."""
-    names, counts = None, None
-    with open(log, errors="replace") as file:
-        for line in file:
-            heading = RESULTS_LINE.search(line)
-            if heading:
-                names = heading.groups()
-            found = GAMES_LINE.search(line)
-            if found:
-                counts = [int(x) for x in found.groups()]
+    names, counts = last_summary(log)
     if not names or not counts or "plus" not in names:
         raise ValueError(f"{log}: no result of plus against minus in this log")
     _, wins, losses, draws = counts
