@@ -54,8 +54,12 @@ TEST(PuctThreads, EveryPlayoutIsCountedOnce) {
     EXPECT_EQ(puct.tree.root_visits(), 3000u);
     ASSERT_FALSE(r.lines.empty());
     EXPECT_TRUE(legal_moves(Position::start()).contains(r.lines.front().move));
-    // Reports come in order of the playouts, one per doubling at least.
-    ASSERT_FALSE(puct.reports.empty());
+    // Reports come in order of the playouts, one per doubling at least. With helpers on a busy
+    // machine the helpers may run every playout before the search's own thread reports one
+    // (the engine then sends the final figures itself), so only one thread must report.
+    if (threads == 1) {
+      ASSERT_FALSE(puct.reports.empty());
+    }
     for (size_t i = 1; i < puct.reports.size(); ++i)
       EXPECT_LE(puct.reports[i - 1].nodes, puct.reports[i].nodes);
   }
