@@ -3,12 +3,12 @@ the landed labels at most 4 bytes a position, their manifest true to its files, 
 candidate net at most land_candidate.py's size with a lineage row that names its labels."""
 
 import glob
-import hashlib
 import json
 import os
 import unittest
 
 from tools.data import land
+from tools.data.prepare import file_sha256
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 LABELS = os.path.join(ROOT, "weights", "labels")
@@ -22,14 +22,6 @@ try:
     from tools.train import land_candidate  # imports torch
 except ImportError:
     land_candidate = None
-
-
-def file_sha256(path):
-    digest = hashlib.sha256()
-    with open(path, "rb") as file:
-        for block in iter(lambda: file.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
 
 
 class LandedLabelsTest(unittest.TestCase):
