@@ -120,6 +120,30 @@ TEST(Puct, ClaimsRepetitionWhenLosingAndAvoidsItWhenWinning) {
   EXPECT_GT(w.lines.front().value, 0.9f);
 }
 
+// At one node no playout reaches a root move, so the rules must score those that end the game:
+// the losing side claims the threefold, the winning side avoids it, and a mate in one is seen.
+TEST(Puct, OneNodeScoresTheRootMovesThatEndTheGameByRule) {
+  const Game losing = after("6k1/8/8/8/8/8/8/1Q4K1 b - - 0 1",
+                            {"g8h8", "b1c1", "h8g8", "c1b1", "g8h8", "b1c1", "h8g8", "c1b1"});
+  Puct claim;
+  const IterationReport c = claim.run(losing, 1);
+  EXPECT_EQ(claim.nodes_used, 1u);
+  EXPECT_EQ(to_uci(c.lines.front().move), "g8h8");
+  EXPECT_EQ(c.lines.front().value, 0.5f);
+
+  const Game winning = after("6k1/8/8/8/8/8/8/1Q4K1 w - - 0 1",
+                             {"b1c1", "g8h8", "c1b1", "h8g8", "b1c1", "g8h8", "c1b1", "h8g8"});
+  Puct win;
+  const IterationReport w = win.run(winning, 1);
+  EXPECT_NE(to_uci(w.lines.front().move), "b1c1");
+  EXPECT_GT(w.lines.front().value, 0.5f);
+
+  Puct mate;
+  const IterationReport m = mate.run(after("k7/8/1K6/8/8/8/8/7R w - - 0 1", {}), 1);
+  EXPECT_EQ(to_uci(m.lines.front().move), "h1h8");
+  EXPECT_EQ(m.lines.front().value, mating_value(1));
+}
+
 // The playouts through a node depend only on its subtree, so the tree kept after two moves
 // continues exactly as a fresh search of that position with as many playouts would.
 TEST(Puct, TreeReuseMatchesAFreshSearchAtEqualNodes) {

@@ -182,6 +182,9 @@ class PuctSearcher {
   // Reuses the tree if the game continues the one it was built for, else starts a new one;
   // expands the root. False when the root has no move to search.
   bool prepare_root(const Game& game, const std::vector<Move>& searchmoves);
+  // The root's unexpanded moves that end the game by rule (a threefold, fifty moves,
+  // stalemate, mate) take the rule's value as their first estimate, as argmax scores them.
+  void score_root_moves_by_rules(const Position& root);
   // Runs the playouts of a helper thread until the search is done or its limit is reached.
   void help(Worker& worker, const Position& root, const std::atomic<bool>& done);
   // Counts one more playout against the node limit and the playouts the iterations asked for
