@@ -103,17 +103,26 @@ TEST(Puct, ConvertsKingAndQueenAgainstKing) {
   EXPECT_EQ(game.position().side_to_move(), Color::Black);
 }
 
+// KQK after the king and the queen went back and forth twice: Black (to move) can claim a
+// threefold with g8h8, White (to move) would allow one with b1c1.
+Game queen_down_can_repeat() {
+  return after("6k1/8/8/8/8/8/8/1Q4K1 b - - 0 1",
+               {"g8h8", "b1c1", "h8g8", "c1b1", "g8h8", "b1c1", "h8g8", "c1b1"});
+}
+Game queen_up_can_repeat() {
+  return after("6k1/8/8/8/8/8/8/1Q4K1 w - - 0 1",
+               {"b1c1", "g8h8", "c1b1", "h8g8", "b1c1", "g8h8", "c1b1", "h8g8"});
+}
+
 // Black, a queen down, steers into a threefold repetition (a draw); White, winning, avoids it.
 TEST(Puct, ClaimsRepetitionWhenLosingAndAvoidsItWhenWinning) {
-  const Game losing = after("6k1/8/8/8/8/8/8/1Q4K1 b - - 0 1",
-                            {"g8h8", "b1c1", "h8g8", "c1b1", "g8h8", "b1c1", "h8g8", "c1b1"});
+  const Game losing = queen_down_can_repeat();
   Puct claim;
   const IterationReport c = claim.run(losing, 3000);
   EXPECT_EQ(to_uci(c.lines.front().move), "g8h8");
   EXPECT_EQ(c.lines.front().value, 0.5f);
 
-  const Game winning = after("6k1/8/8/8/8/8/8/1Q4K1 w - - 0 1",
-                             {"b1c1", "g8h8", "c1b1", "h8g8", "b1c1", "g8h8", "c1b1", "h8g8"});
+  const Game winning = queen_up_can_repeat();
   Puct win;
   const IterationReport w = win.run(winning, 3000);
   EXPECT_NE(to_uci(w.lines.front().move), "b1c1");
@@ -123,16 +132,14 @@ TEST(Puct, ClaimsRepetitionWhenLosingAndAvoidsItWhenWinning) {
 // At one node no playout reaches a root move, so the rules must score those that end the game:
 // the losing side claims the threefold, the winning side avoids it, and a mate in one is seen.
 TEST(Puct, OneNodeScoresTheRootMovesThatEndTheGameByRule) {
-  const Game losing = after("6k1/8/8/8/8/8/8/1Q4K1 b - - 0 1",
-                            {"g8h8", "b1c1", "h8g8", "c1b1", "g8h8", "b1c1", "h8g8", "c1b1"});
+  const Game losing = queen_down_can_repeat();
   Puct claim;
   const IterationReport c = claim.run(losing, 1);
   EXPECT_EQ(claim.nodes_used, 1u);
   EXPECT_EQ(to_uci(c.lines.front().move), "g8h8");
   EXPECT_EQ(c.lines.front().value, 0.5f);
 
-  const Game winning = after("6k1/8/8/8/8/8/8/1Q4K1 w - - 0 1",
-                             {"b1c1", "g8h8", "c1b1", "h8g8", "b1c1", "g8h8", "c1b1", "h8g8"});
+  const Game winning = queen_up_can_repeat();
   Puct win;
   const IterationReport w = win.run(winning, 1);
   EXPECT_NE(to_uci(w.lines.front().move), "b1c1");
