@@ -104,10 +104,27 @@ class RatingTest(unittest.TestCase):
                                                ("sf1850", "avocet-full", "0-1"),
                                                ("avocet-full", "sf1850", "1/2-1/2"),
                                                ("sf1850", "avocet-full", "*")])
-            result = rating.read_games(path)
+            [result] = rating.read_games(path)
             self.assertEqual((result.wins, result.draws, result.losses), (2, 1, 1))
             self.assertEqual(result.opponent_elo, 1850)
-            self.assertIsNone(rating.read_pgn(write_pgn(folder, "b.pgn", [])))
+            self.assertEqual(rating.read_pgn(write_pgn(folder, "b.pgn", [])), [])
+
+    def test_gauntlet_pgn_is_rated_rung_by_rung(self):
+        with tempfile.TemporaryDirectory() as folder:
+            path = write_pgn(folder, "gauntlet.pgn", [("avocet", "sf2000", "1-0"),
+                                                      ("sf2000", "avocet", "1-0"),
+                                                      ("avocet", "sf2100", "0-1"),
+                                                      ("sf2100", "avocet", "1/2-1/2"),
+                                                      ("avocet", "sf2000", "1/2-1/2")])
+            rungs = rating.read_games(path)
+            self.assertEqual([r.opponent_elo for r in rungs], [2000, 2100])
+            self.assertEqual([(r.wins, r.draws, r.losses) for r in rungs],
+                             [(1, 1, 1), (0, 1, 1)])
+            out = subprocess.run([sys.executable, *SCRIPT, "fit", path],
+                                 capture_output=True, text=True, cwd=ROOT)
+            self.assertEqual(out.returncode, 0, out.stderr)
+            self.assertIn("gauntlet.pgn (sf2100) | 2100 (depth 8, 2035) | 2 |", out.stdout)
+            self.assertIn("over 5 games against UCI_Elo 2000, 2100", out.stdout)
 
     def test_stopped_run_counts_the_games_its_pgn_holds(self):
         with tempfile.TemporaryDirectory() as folder:

@@ -21,7 +21,8 @@ its own, so a stopped calibration resumes and loses nothing. The games are count
 beside each log, which fastchess writes game by game: a log gets its summary only every ten
 games and at the end, so a run stopped early would otherwise lose the games it finished. `fit`
 reads fastchess PGNs or logs whose engines are named `avocet...` and `sf<ELO>` (as `levels`
-names them; --opponent-elo says it otherwise).
+names them; --opponent-elo says it otherwise); a PGN of a gauntlet over several rungs gives one
+row a rung.
 
 Each row gives the games, the score, the Elo difference with its 95% interval (the trinomial
 model: a game scores 1, 1/2 or 0, and the interval of the mean score is mapped through the
@@ -195,33 +196,38 @@ def opponent_elo_of(path: str, name: str, given: int | None) -> int:
     return int(digits.group(1))
 
 
-def read_pgn(path: str, opponent_elo: int | None = None) -> Result | None:
+def read_pgn(path: str, opponent_elo: int | None = None) -> list[Result]:
     """The finished games of a fastchess PGN, from the side of the engine that is not Stockfish
-    (named sf<ELO>), as a Result; None if it holds none. A game without a result ("*") is
-    skipped."""
+    (named sf<ELO>): one Result per Stockfish opponent, in the order of their first games, so a
+    gauntlet over several rungs is rated rung by rung; empty if it holds none. A game without
+    a result ("*") is skipped."""
     with open(path, errors="replace") as file:
         games = [game["tags"] for game in parse_games(file.read())]
-    result = None
+    by_opponent: dict[str, Result] = {}
     for tags in games:
         score = tags.get("Result")
         if score not in ("1-0", "0-1", "1/2-1/2"):
             continue
         ours_white = not tags.get("White", "").startswith("sf")
-        if result is None:
-            theirs = tags.get("Black", "") if ours_white else tags.get("White", "")
-            result = Result(opponent_elo_of(path, theirs, opponent_elo), 0, 0, 0)
+        theirs = tags.get("Black", "") if ours_white else tags.get("White", "")
+        if theirs not in by_opponent:
+            by_opponent[theirs] = Result(opponent_elo_of(path, theirs, opponent_elo), 0, 0, 0)
+        result = by_opponent[theirs]
         if score == "1/2-1/2":
             result.draws += 1
         elif (score == "1-0") == ours_white:
             result.wins += 1
         else:
             result.losses += 1
-    return result
+    return list(by_opponent.values())
 
 
-def read_games(path: str, opponent_elo: int | None = None) -> Result | None:
-    """A PGN's or a log's games, by the file's extension."""
-    return (read_pgn if path.endswith(".pgn") else read_log)(path, opponent_elo)
+def read_games(path: str, opponent_elo: int | None = None) -> list[Result]:
+    """A PGN's or a log's games, by the file's extension: one Result per opponent."""
+    if path.endswith(".pgn"):
+        return read_pgn(path, opponent_elo)
+    result = read_log(path, opponent_elo)
+    return [result] if result else []
 
 
 def format_elo(x: float) -> str:
@@ -305,9 +311,8 @@ def rating_of_logs(folder: str, name: str, opponent: int) -> Result:
     run = 1
     while os.path.exists(os.path.join(folder, f"{name}-{run}.log")):
         pgn = os.path.join(folder, f"{name}-{run}.pgn")
-        result = read_games(pgn if os.path.exists(pgn) else pgn[:-len(".pgn")] + ".log",
-                            opponent)
-        if result:
+        for result in read_games(pgn if os.path.exists(pgn) else pgn[:-len(".pgn")] + ".log",
+                                 opponent):
             total.wins += result.wins
             total.draws += result.draws
             total.losses += result.losses
@@ -358,11 +363,13 @@ def main() -> None:
     for path in args.logs:
         if not os.path.isfile(path):
             sys.exit(f"{path}: no such file")
-        result = read_games(path, args.opponent_elo)
-        if result is None:
+        found = read_games(path, args.opponent_elo)
+        if not found:
             sys.exit(f"{path}: no finished game in this file")
-        result.label = os.path.basename(path)
-        results.append(result)
+        for result in found:
+            result.label = os.path.basename(path) + (
+                f" (sf{result.opponent_elo})" if len(found) > 1 else "")
+        results += found
     print(table(results))
     rating, half = fit(results)
     games = sum(r.games for r in results)
